@@ -1,0 +1,162 @@
+"""Matplotlib figures for the chapters.
+
+Imported only when used: ``import rankedu`` does not load matplotlib. Every function draws on
+the ``ax`` it is given (a new figure's axes by default), labels the axes, returns the Axes and
+never calls ``plt.show()``; the chapter decides when to show, and gives the caption through
+the cell's metadata. The values drawn come from the public metric functions, so a figure
+cannot disagree with the numbers in the text.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+import rankedu as rk
+
+__all__ = ["discount_values", "gain_values", "plot_discounts", "plot_gains", "plot_roc"]
+
+_DISCOUNT_LABELS = {
+    "log2": r"log2: $1/\log_2(i+1)$",
+    "jarvelin": r"jarvelin: $1$ at $i=1$, then $1/\log_2 i$",
+}
+_GAIN_LABELS = {
+    "linear": r"linear: $g$",
+    "exponential": r"exponential: $2^g - 1$",
+}
+
+
+def _axes(ax):
+    if ax is None:
+        import matplotlib.pyplot as plt
+
+        _, ax = plt.subplots()
+    return ax
+
+
+def discount_values(n_ranks: int, discount: str = "log2") -> np.ndarray:
+    """The weight ``rk.dcg`` gives to ranks 1..n_ranks: the DCG of a single grade-1 document.
+
+    Examples
+    --------
+    >>> [round(float(w), 4) for w in discount_values(3)]
+    [1.0, 0.6309, 0.5]
+    >>> [round(float(w), 4) for w in discount_values(3, "jarvelin")]
+    [1.0, 1.0, 0.6309]
+    """
+    return np.array(
+        [rk.dcg([0] * (i - 1) + [1], discount=discount) for i in range(1, n_ranks + 1)]
+    )
+
+
+def gain_values(grades, gain: str = "linear") -> np.ndarray:
+    """The gain ``rk.dcg`` gives to each grade: the DCG of that grade alone at rank 1.
+
+    Examples
+    --------
+    >>> gain_values([0, 1, 2, 3], "exponential").tolist()
+    [0.0, 1.0, 3.0, 7.0]
+    """
+    return np.array([rk.dcg([g], gain=gain) for g in grades])
+
+
+def plot_discounts(n_ranks: int = 10, *, discounts=("log2", "jarvelin"), ax=None):
+    """Plot the weight of each rank, 1..n_ranks, under each discount.
+
+    Parameters
+    ----------
+    n_ranks : int, default 10
+        The last rank drawn.
+    discounts : sequence of {"log2", "jarvelin"}
+        One line per discount, in this order.
+    ax : matplotlib Axes, optional
+        Where to draw; a new figure's axes by default.
+
+    Returns
+    -------
+    matplotlib Axes
+        One line per discount, x the ranks 1..n_ranks, y the weights (1/discount).
+    """
+    ax = _axes(ax)
+    ranks = np.arange(1, n_ranks + 1)
+    for discount in discounts:
+        ax.plot(ranks, discount_values(n_ranks, discount), marker="o",
+                label=_DISCOUNT_LABELS.get(discount, discount))
+    ax.set_xlabel("rank $i$")
+    ax.set_ylabel("weight of rank $i$ in DCG")
+    ax.set_xticks(ranks)
+    ax.set_ylim(0, 1.05)
+    ax.legend()
+    return ax
+
+
+def plot_gains(max_grade: int = 4, *, gains=("linear", "exponential"), ax=None):
+    """Plot the gain of each grade 0..max_grade under each gain function.
+
+    Parameters
+    ----------
+    max_grade : int, default 4
+        The highest grade drawn.
+    gains : sequence of {"linear", "exponential"}
+        One line per gain, in this order.
+    ax : matplotlib Axes, optional
+        Where to draw; a new figure's axes by default.
+
+    Returns
+    -------
+    matplotlib Axes
+        One line per gain, x the grades 0..max_grade, y the gains.
+    """
+    ax = _axes(ax)
+    grades = np.arange(0, max_grade + 1)
+    for gain in gains:
+        ax.plot(grades, gain_values(grades, gain), marker="o",
+                label=_GAIN_LABELS.get(gain, gain))
+    ax.set_xlabel("grade $g$")
+    ax.set_ylabel("gain")
+    ax.set_xticks(grades)
+    ax.legend()
+    return ax
+
+
+def plot_roc(labels, scores, *, label=None, chance=True, ax=None, **line_options):
+    """Plot the ROC curve of ``scores`` against ``labels``: TPR against FPR.
+
+    The points are ``rk.roc_curve(labels, scores)``, joined by straight lines (a run of tied
+    scores is one diagonal segment), so the area under the drawn line is ``rk.roc_auc``.
+
+    Parameters
+    ----------
+    labels : sequence of {0, 1}
+        True classes; both must occur.
+    scores : sequence of float
+        Scores, higher meaning more likely positive.
+    label : str, optional
+        The legend entry; ``"AUC = <value>"`` (3 decimals) when not given.
+    chance : bool, default True
+        Also draw the diagonal TPR = FPR of scores that carry no information.
+    ax : matplotlib Axes, optional
+        Where to draw; a new figure's axes by default.
+    **line_options
+        Passed to ``ax.plot`` (colour, line style, ...).
+
+    Returns
+    -------
+    matplotlib Axes
+        The curve is the last line added; x the false positive rates, y the true positive
+        rates, both in [0, 1].
+    """
+    ax = _axes(ax)
+    fpr, tpr, _ = rk.roc_curve(labels, scores)
+    if chance and not any(line.get_gid() == "chance" for line in ax.get_lines()):
+        ax.plot([0, 1], [0, 1], color="grey", linestyle=":", label="chance (AUC = 0.5)",
+                gid="chance")
+    if label is None:
+        label = f"AUC = {rk.roc_auc(labels, scores):.3f}"
+    ax.plot(fpr, tpr, marker="o", markersize=4, label=label, **line_options)
+    ax.set_xlabel("false positive rate FPR = FP / (FP + TN)")
+    ax.set_ylabel("true positive rate TPR = TP / (TP + FN)")
+    ax.set_xlim(-0.02, 1.02)
+    ax.set_ylim(-0.02, 1.02)
+    ax.set_aspect("equal")
+    ax.legend(loc="lower right")
+    return ax

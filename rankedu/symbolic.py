@@ -1,0 +1,368 @@
+"""Exact (sympy) versions of the gain-and-discount metrics, for derivations in the book.
+
+The numeric metrics live in :mod:`rankedu.dcg`; this module writes the same definitions as
+exact sympy expressions so that a chapter can show ``3 + 2/log2(3) + ...`` instead of
+``6.8611...`` and prove statements about them (see the chapter "From cumulative gain to
+NDCG", ``book/ndcg.ipynb``). It is imported only when used: ``import rankedu`` does not
+load sympy. Tests (``tests/test_symbolic.py``) check every function here against the
+numeric one in ``rankedu``.
+
+Conventions are those of ``rk.dcg`` / ``rk.idcg`` / ``rk.ndcg``:
+
+- gain ``"linear"``: g; ``"exponential"``: 2**g - 1;
+- discount ``"log2"``: 1/log2(i + 1); ``"jarvelin"``: 1 at rank 1, 1/log2(i) from rank 2 on
+  (Järvelin and Kekäläinen, base 2);
+- the ideal ranking is the pool sorted by grade, highest first; NDCG is 0 when the ideal
+  DCG is 0.
+
+Unlike the numeric functions, grades may be sympy symbols (``sympy.symbols("a b c")``) for
+``gain``, ``discount_terms`` and ``dcg``; ``idcg`` and ``ndcg`` need numbers, because they
+sort the pool.
+"""
+
+import itertools
+import math
+import numbers
+
+import sympy
+
+__all__ = [
+    "log2",
+    "gain",
+    "discount",
+    "dcg_terms",
+    "dcg",
+    "idcg",
+    "ndcg",
+    "rearrangement_differences",
+    "in_gaps",
+    "roc_points",
+    "roc_auc_area",
+    "pair_credits",
+    "roc_auc_pairs",
+    "roc_step_identity",
+]
+
+_GAINS = ("linear", "exponential")
+_DISCOUNTS = ("log2", "jarvelin")
+
+
+class log2(sympy.Function):
+    """The base-2 logarithm, kept as ``log2(x)`` in printed expressions.
+
+    sympy's own ``log(x, 2)`` becomes ``log(x)/log(2)`` and, for ``log(6, 2)``,
+    ``1 + log(3)/log(2)``, which hides the textbook formula. This function stays
+    ``log2(6)``, evaluates exact powers of two (``log2(8) == 3``), evaluates numerically
+    with ``sympy.N`` and rewrites to natural logarithms with ``.rewrite(sympy.log)``.
+
+    Examples
+    --------
+    >>> log2(8), log2(3)
+    (3, log2(3))
+    >>> sympy.N(1 / log2(3), 6)
+    0.630930
+    """
+
+    @classmethod
+    def eval(cls, x):
+        if x.is_Integer and x > 0 and (int(x) & (int(x) - 1)) == 0:
+            return sympy.Integer(int(x).bit_length() - 1)
+        return None
+
+    def _eval_rewrite_as_log(self, x, **kwargs):
+        return sympy.log(x) / sympy.log(2)
+
+    def _eval_evalf(self, prec):
+        return (sympy.log(self.args[0]) / sympy.log(2))._eval_evalf(prec)
+
+    def _eval_is_positive(self):
+        return (self.args[0] - 1).is_positive
+
+    def fdiff(self, argindex=1):
+        return 1 / (self.args[0] * sympy.log(2))
+
+
+def _exact(x):
+    """A grade as an exact sympy number (a float through its shortest decimal) or a symbol."""
+    if isinstance(x, sympy.Basic):
+        return x
+    if isinstance(x, bool) or not isinstance(x, numbers.Real):
+        raise TypeError(f"rels: grades must be real numbers or sympy expressions, got {x!r}")
+    if isinstance(x, numbers.Integral):
+        return sympy.Integer(int(x))
+    if not math.isfinite(float(x)):
+        raise ValueError(f"rels: grades must be finite, got {x!r}")
+    return sympy.Rational(repr(float(x)))
+
+
+def _check_k(k):
+    if k is None:
+        return None
+    if isinstance(k, bool) or not isinstance(k, numbers.Integral):
+        raise TypeError(f"k: must be an int >= 1 or None, got {k!r}")
+    if k < 1:
+        raise ValueError(f"k: must be an int >= 1 or None, got {k!r}")
+    return int(k)
+
+
+def _gain(grade, kind):
+    if kind not in _GAINS:
+        raise ValueError(f"gain: must be one of {_GAINS}, got {kind!r}")
+    g = _exact(grade)
+    return g if kind == "linear" else 2**g - 1
+
+
+def _discount(rank, kind):
+    if kind not in _DISCOUNTS:
+        raise ValueError(f"discount: must be one of {_DISCOUNTS}, got {kind!r}")
+    if isinstance(rank, bool) or not isinstance(rank, numbers.Integral) or rank < 1:
+        raise ValueError(f"rank: must be an int >= 1, got {rank!r}")
+    i = sympy.Integer(int(rank))
+    if kind == "log2":
+        return 1 / log2(i + 1)
+    return sympy.Integer(1) if i == 1 else 1 / log2(i)
+
+
+def gain(grade, gain="linear"):
+    """Exact gain of one grade: ``grade`` (linear) or ``2**grade - 1`` (exponential).
+
+    Examples
+    --------
+    >>> gain(3), gain(3, gain="exponential")
+    (3, 7)
+    """
+    return _gain(grade, gain)
+
+
+def discount(rank, discount="log2"):
+    """Exact discount of rank ``rank`` (1 = top).
+
+    ``"log2"``: 1/log2(rank + 1); ``"jarvelin"``: 1 at rank 1, 1/log2(rank) from rank 2 on.
+
+    Examples
+    --------
+    >>> discount(1), discount(2), discount(3)
+    (1, 1/log2(3), 1/2)
+    >>> discount(1, "jarvelin"), discount(2, "jarvelin"), discount(3, "jarvelin")
+    (1, 1, 1/log2(3))
+    """
+    return _discount(rank, discount)
+
+
+def dcg_terms(rels, k=None, *, gain="linear", discount="log2"):
+    """The exact per-rank contributions gain(rel_i) * discount(i) of the top ``k`` ranks.
+
+    Examples
+    --------
+    >>> dcg_terms([3, 2, 3])
+    [3, 2/log2(3), 3/2]
+    """
+    k = _check_k(k)
+    top = list(rels)[:k]
+    return [
+        _gain(rel, gain) * _discount(i, discount) for i, rel in enumerate(top, start=1)
+    ]
+
+
+def dcg(rels, k=None, *, gain="linear", discount="log2"):
+    """Exact DCG: the sum of :func:`dcg_terms`; 0 for an empty list.
+
+    Examples
+    --------
+    >>> dcg([3, 2, 3, 0, 1, 2])
+    1/log2(6) + 2/log2(7) + 2/log2(3) + 9/2
+    """
+    return sympy.Add(*dcg_terms(rels, k, gain=gain, discount=discount))
+
+
+def _ideal(pool):
+    grades = [_exact(g) for g in pool]
+    if not all(g.is_number for g in grades):
+        raise TypeError("pool: grades must be numbers to sort them into the ideal ranking")
+    return sorted(grades, key=lambda g: float(g), reverse=True)
+
+
+def idcg(pool, k=None, *, gain="linear", discount="log2"):
+    """Exact ideal DCG: :func:`dcg` of ``pool`` sorted by grade, highest first.
+
+    Examples
+    --------
+    >>> idcg([3, 2, 3, 0, 1, 2, 3, 0], 6)
+    1/log2(7) + 2/log2(6) + 2/log2(5) + 3/log2(3) + 9/2
+    """
+    return dcg(_ideal(pool), k, gain=gain, discount=discount)
+
+
+def ndcg(rels, k=None, *, pool=None, gain="linear", discount="log2"):
+    """Exact NDCG: ``dcg(rels, k) / idcg(pool, k)``; ``pool`` defaults to ``rels``.
+
+    Returns ``sympy.Integer(0)`` when the ideal DCG is 0, as ``rk.ndcg`` returns 0.0.
+
+    Examples
+    --------
+    >>> sympy.N(ndcg([3, 2, 3, 0, 1, 2], 6, pool=[3, 2, 3, 0, 1, 2, 3, 0]), 4)
+    0.8184
+    """
+    ideal = idcg(rels if pool is None else pool, k, gain=gain, discount=discount)
+    if ideal == 0:
+        return sympy.Integer(0)
+    return dcg(rels, k, gain=gain, discount=discount) / ideal
+
+
+def rearrangement_differences(n):
+    """DCG of the sorted order minus DCG of every order of ``n`` gains, symbolically.
+
+    The gains are symbols ``g1 >= g2 >= ... >= gn`` (sorted, highest first) and the
+    discounts symbols ``d1 >= d2 >= ... >= dn``. For each permutation ``p`` of
+    ``(0, ..., n-1)`` the value is ``sum g_i d_i - sum g_{p(i)} d_i``: how much the
+    sorted (ideal) order beats the order that puts gain ``g_{p(i)}`` at rank ``i``.
+
+    Returns
+    -------
+    dict
+        ``{p: sympy expression}``, one entry per permutation (``n!`` entries), the
+        identity included (its difference is 0).
+
+    Examples
+    --------
+    >>> rearrangement_differences(2)[(1, 0)].factor()
+    (d1 - d2)*(g1 - g2)
+    """
+    g = sympy.symbols(f"g1:{n + 1}")
+    d = sympy.symbols(f"d1:{n + 1}")
+    best = sum(gi * di for gi, di in zip(g, d))
+    return {
+        p: sympy.expand(best - sum(g[p[i]] * d[i] for i in range(n)))
+        for p in itertools.permutations(range(n))
+    }
+
+
+def in_gaps(expr, n):
+    """Rewrite ``expr`` in the gaps between consecutive sorted gains and discounts.
+
+    Substitutes ``g_i = g_n + x_i + ... + x_{n-1}`` and ``d_i = d_n + y_i + ... + y_{n-1}``
+    with gaps ``x_j = g_j - g_{j+1} >= 0`` and ``y_j = d_j - d_{j+1} >= 0``, then expands.
+    A difference from :func:`rearrangement_differences` becomes a polynomial in the gaps
+    whose coefficients are all non-negative, which proves it is ``>= 0``.
+
+    Examples
+    --------
+    >>> in_gaps(rearrangement_differences(3)[(2, 1, 0)], 3)
+    x1*y1 + x1*y2 + x2*y1 + x2*y2
+    """
+    g = sympy.symbols(f"g1:{n + 1}")
+    d = sympy.symbols(f"d1:{n + 1}")
+    x = sympy.symbols(f"x1:{n}", nonnegative=True)
+    y = sympy.symbols(f"y1:{n}", nonnegative=True)
+    subs = {}
+    for i in range(n):
+        subs[g[i]] = g[n - 1] + sum(x[i:], sympy.Integer(0))
+        subs[d[i]] = d[n - 1] + sum(y[i:], sympy.Integer(0))
+    return sympy.expand(expr.xreplace(subs))
+
+
+# --- ROC AUC, exactly (chapter "ROC and AUC", book/roc_auc.ipynb) -----------------------------
+#
+# The two definitions of AUC, written separately and in exact rationals, so that the chapter
+# can show they are one number, not two floats that happen to agree. The ROC counts come from
+# ``rk.explain.roc_auc`` (integers, so nothing is lost turning them into Rationals).
+
+
+def roc_points(labels, scores):
+    """The ROC curve's points (FPR, TPR) as exact rationals, from (0, 0) to (1, 1).
+
+    One point per distinct score, highest first, as in ``rk.roc_curve``.
+
+    Examples
+    --------
+    >>> roc_points([1, 0, 1, 0], [0.9, 0.8, 0.7, 0.1])
+    [(0, 0), (0, 1/2), (1/2, 1/2), (1/2, 1), (1, 1)]
+    """
+    import rankedu as rk
+
+    roc = rk.explain.roc_auc(labels, scores).table
+    positives, negatives = int(roc["TP"].iloc[-1]), int(roc["FP"].iloc[-1])
+    return [
+        (sympy.Rational(int(fp), negatives), sympy.Rational(int(tp), positives))
+        for tp, fp in zip(roc["TP"], roc["FP"])
+    ]
+
+
+def roc_auc_area(labels, scores):
+    """AUC as the exact area under the ROC curve: the sum of its trapezoids.
+
+    Examples
+    --------
+    >>> roc_auc_area([1, 0, 1, 0], [0.9, 0.8, 0.7, 0.1])
+    3/4
+    """
+    points = roc_points(labels, scores)
+    return sympy.Add(
+        *[(x1 - x0) * (y0 + y1) / 2 for (x0, y0), (x1, y1) in zip(points, points[1:])]
+    )
+
+
+def pair_credits(labels, scores):
+    """The credit of every (positive, negative) pair: 1 if the positive scores higher, 1/2 on a
+    tie, 0 otherwise.
+
+    Returns
+    -------
+    list of (int, int, sympy.Rational)
+        ``(i, j, credit)`` with ``i`` the position of the positive and ``j`` that of the
+        negative in ``labels``, positives in input order, then negatives in input order.
+
+    Examples
+    --------
+    >>> pair_credits([1, 0, 1], [0.4, 0.4, 0.9])
+    [(0, 1, 1/2), (2, 1, 1)]
+    """
+    import rankedu as rk
+
+    rk.roc_auc(labels, scores)  # the same validation as the numeric AUC: 0/1, both classes
+    labels, scores = [int(y) for y in labels], [float(s) for s in scores]
+    half = sympy.Rational(1, 2)
+    return [
+        (i, j, sympy.Integer(1) if scores[i] > scores[j] else half if scores[i] == scores[j]
+         else sympy.Integer(0))
+        for i in range(len(labels)) if labels[i] == 1
+        for j in range(len(labels)) if labels[j] == 0
+    ]
+
+
+def roc_auc_pairs(labels, scores):
+    """AUC as the exact share of (positive, negative) pairs in order, a tie counting 1/2.
+
+    Examples
+    --------
+    >>> roc_auc_pairs([1, 0, 1, 0], [0.9, 0.8, 0.7, 0.1])
+    3/4
+    """
+    credits = [credit for _, _, credit in pair_credits(labels, scores)]
+    return sympy.Add(*credits) / len(credits)
+
+
+def roc_step_identity():
+    """One step of the ROC curve, as a trapezoid and as pair credits, in symbols.
+
+    With ``P`` positives and ``N`` negatives in all, let the threshold come down onto a score
+    held by ``a`` positives and ``b`` negatives, with ``A`` positives scoring higher. The curve
+    steps from (x, A/P) to (x + b/N, (A + a)/P); its trapezoid has area
+    ``b/N * (A/P + (A + a)/P) / 2``. Those ``b`` negatives are each outscored by ``A``
+    positives (credit 1) and tied with ``a`` (credit 1/2), so their pairs add
+    ``b * (A + a/2) / (P * N)`` to the pair-counting AUC.
+
+    Returns
+    -------
+    (trapezoid, pairs) : two sympy expressions, whose difference simplifies to 0
+
+    Examples
+    --------
+    >>> trapezoid, pairs = roc_step_identity()
+    >>> sympy.simplify(trapezoid - pairs)
+    0
+    """
+    P, N, A, a, b = sympy.symbols("P N A a b", positive=True)
+    trapezoid = (b / N) * (A / P + (A + a) / P) / 2
+    pairs = b * (A + a / 2) / (P * N)
+    return trapezoid, pairs

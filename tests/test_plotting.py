@@ -1,0 +1,89 @@
+"""Tests of rankedu/plotting.py: the figures draw the values rk computes, on labelled axes."""
+
+import doctest
+import math
+import subprocess
+import sys
+
+import matplotlib
+
+matplotlib.use("Agg")
+
+import matplotlib.pyplot as plt  # noqa: E402
+import numpy as np  # noqa: E402
+import pytest  # noqa: E402
+
+from rankedu import plotting  # noqa: E402
+
+
+@pytest.fixture(autouse=True)
+def close_figures():
+    yield
+    plt.close("all")
+
+
+def test_importing_rankedu_does_not_import_matplotlib():
+    code = "import sys, rankedu; print('matplotlib' in sys.modules)"
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
+    assert out.stdout.strip() == "False"
+
+
+def test_plot_discounts_draws_one_line_per_discount_with_the_right_weights():
+    ax = plotting.plot_discounts(8)
+    log2_line, jarvelin_line = ax.get_lines()
+    ranks = list(range(1, 9))
+    assert list(log2_line.get_xdata()) == ranks
+    np.testing.assert_allclose(log2_line.get_ydata(), [1 / math.log2(i + 1) for i in ranks], rtol=1e-12)
+    assert list(jarvelin_line.get_xdata()) == ranks
+    np.testing.assert_allclose(jarvelin_line.get_ydata(), [1.0] + [1 / math.log2(i) for i in ranks[1:]], rtol=1e-12)
+    assert "log2" in log2_line.get_label() and "jarvelin" in jarvelin_line.get_label()
+
+
+def test_plot_gains_draws_one_line_per_gain_with_the_right_gains():
+    ax = plotting.plot_gains(4)
+    linear, exponential = ax.get_lines()
+    assert list(linear.get_xdata()) == [0, 1, 2, 3, 4]
+    assert list(linear.get_ydata()) == [0, 1, 2, 3, 4]
+    assert list(exponential.get_ydata()) == [0, 1, 3, 7, 15]
+    assert "linear" in linear.get_label() and "exponential" in exponential.get_label()
+
+
+@pytest.mark.parametrize("draw", [plotting.plot_discounts, plotting.plot_gains])
+def test_axes_are_labelled_and_carry_a_legend(draw):
+    ax = draw()
+    assert ax.get_xlabel() and ax.get_ylabel()
+    assert ax.get_legend() is not None
+    assert ax.get_title() == ""  # captions come from the notebook, not from the plot
+
+
+@pytest.mark.parametrize("draw", [plotting.plot_discounts, plotting.plot_gains])
+def test_draws_on_the_given_axes_and_returns_them(draw):
+    fig, (left, right) = plt.subplots(1, 2)
+    assert draw(ax=right) is right
+    assert len(right.get_lines()) == 2 and len(left.get_lines()) == 0
+
+
+def test_one_discount_only():
+    ax = plotting.plot_discounts(5, discounts=("jarvelin",))
+    assert len(ax.get_lines()) == 1
+
+
+@pytest.mark.parametrize("draw", [plotting.plot_discounts, plotting.plot_gains])
+def test_never_calls_show(draw, monkeypatch):
+    def refuse():
+        raise AssertionError("plotting helpers must leave plt.show() to the chapter")
+
+    monkeypatch.setattr(plt, "show", refuse)
+    draw()
+
+
+def test_unknown_names_raise_the_metric_error():
+    with pytest.raises(ValueError, match="discount"):
+        plotting.plot_discounts(discounts=("log10",))
+    with pytest.raises(ValueError, match="gain"):
+        plotting.plot_gains(gains=("cubic",))
+
+
+def test_docstring_examples_hold():
+    result = doctest.testmod(plotting)
+    assert result.attempted > 0 and result.failed == 0
