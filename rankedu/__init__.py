@@ -1,0 +1,66 @@
+"""rankedu: step-by-step reference implementations of search and recommendation metrics.
+
+Every metric is a plain function returning a built-in ``float``; ``rankedu.explain`` offers the
+same functions returning the tables they were computed from. The book that derives each one is
+at https://github.com/rankedu/rankedu.
+
+>>> import rankedu as rk
+>>> round(rk.ndcg([3, 2, 3, 0, 1, 2], 6, pool=[3, 2, 3, 0, 1, 2, 3, 0]), 4)
+0.8184
+"""
+
+from rankedu import explain
+from rankedu.auc import gauc, roc_auc, roc_curve
+from rankedu.average_precision import average_precision, mean_average_precision
+from rankedu.cascade import cascade_metric, click_probabilities, err, simulate_cascade
+from rankedu.classification import (
+    ConfusionMatrix,
+    accuracy,
+    confusion_matrix,
+    f_beta,
+    false_positive_rate,
+    precision,
+    recall,
+    true_positive_rate,
+)
+from rankedu.cutoff import precision_at_k, r_precision, recall_at_k
+from rankedu.dcg import cumulative_gain, dcg, idcg, ndcg
+from rankedu.explain import Explanation
+from rankedu.pair_ratio import goodman_kruskal_gamma, kendall_tau, pair_ratio
+from rankedu.reciprocal_rank import mean_reciprocal_rank, reciprocal_rank
+
+__version__ = "0.1.0"
+
+__all__ = [
+    "ConfusionMatrix",
+    "Explanation",
+    "accuracy",
+    "average_precision",
+    "cascade_metric",
+    "click_probabilities",
+    "confusion_matrix",
+    "cumulative_gain",
+    "dcg",
+    "err",
+    "explain",
+    "f_beta",
+    "false_positive_rate",
+    "gauc",
+    "goodman_kruskal_gamma",
+    "idcg",
+    "kendall_tau",
+    "mean_average_precision",
+    "mean_reciprocal_rank",
+    "ndcg",
+    "pair_ratio",
+    "precision",
+    "precision_at_k",
+    "r_precision",
+    "recall",
+    "recall_at_k",
+    "reciprocal_rank",
+    "roc_auc",
+    "roc_curve",
+    "simulate_cascade",
+    "true_positive_rate",
+]

@@ -1,0 +1,141 @@
+"""Input checks shared by every metric.
+
+Every public function validates its arguments here, so that a bad argument fails the same way
+everywhere: a ``TypeError`` when the argument is of the wrong kind, a ``ValueError`` when its
+value is wrong, and in both cases a message that starts with the argument's name. Nothing is
+silently dropped, clipped or turned into NaN.
+"""
+
+from __future__ import annotations
+
+import numbers
+
+import numpy as np
+
+
+class NonIntegerCutoffError(ValueError, TypeError):
+    """A cutoff ``k`` that is not an integer.
+
+    It is both a ``ValueError`` and a ``TypeError`` (as scikit-learn's ``InvalidParameterError``
+    is), because a cutoff of ``2.5`` is a wrong value and a wrong type at once; callers may catch
+    either.
+    """
+
+
+def as_numbers(values, name: str) -> np.ndarray:
+    """Return ``values`` as a 1-D float array of finite numbers, or raise naming ``name``."""
+    if isinstance(values, (str, bytes)) or not hasattr(values, "__len__"):
+        raise TypeError(
+            f"{name} must be a list, tuple or 1-D numpy array of numbers, "
+            f"got {type(values).__name__}"
+        )
+    array = np.asarray(values)
+    if array.ndim != 1:
+        raise ValueError(f"{name} must be one-dimensional, got an array of shape {array.shape}")
+    if array.size and not (
+        np.issubdtype(array.dtype, np.number) or np.issubdtype(array.dtype, np.bool_)
+    ):
+        raise TypeError(f"{name} must hold numbers, got values of type {array.dtype}")
+    array = array.astype(float)
+    bad = ~np.isfinite(array)
+    if bad.any():
+        position = int(np.flatnonzero(bad)[0])
+        raise ValueError(
+            f"{name} must hold finite numbers, got {array[position]} at position {position}"
+        )
+    return array
+
+
+def as_labels(values, name: str) -> np.ndarray:
+    """Return 0/1 labels (or booleans) as an int array, or raise naming ``name``."""
+    array = as_numbers(values, name)
+    if not np.isin(array, (0.0, 1.0)).all():
+        other = array[~np.isin(array, (0.0, 1.0))][0]
+        raise ValueError(f"{name} must hold only 0 and 1, got {other:g}")
+    return array.astype(int)
+
+
+def as_probabilities(values, name: str) -> np.ndarray:
+    """Return ``values`` as a 1-D float array of probabilities in [0, 1], or raise naming ``name``."""
+    array = as_numbers(values, name)
+    outside = (array < 0) | (array > 1)
+    if outside.any():
+        position = int(np.flatnonzero(outside)[0])
+        raise ValueError(
+            f"{name} must hold probabilities in [0, 1], got {array[position]:g} at position {position}"
+        )
+    return array
+
+
+def same_length(**arrays: np.ndarray) -> None:
+    """Raise if the named arrays differ in length, naming all of them."""
+    lengths = {name: len(array) for name, array in arrays.items()}
+    if len(set(lengths.values())) > 1:
+        described = ", ".join(f"{name} has {n}" for name, n in lengths.items())
+        raise ValueError(f"{' and '.join(lengths)} must have the same length: {described}")
+
+
+def as_cutoff(k, name: str = "k") -> int | None:
+    """Return ``k`` as an ``int >= 1``, or ``None`` (the whole list)."""
+    if k is None:
+        return None
+    if isinstance(k, (bool, np.bool_)) or not isinstance(k, numbers.Integral):
+        raise NonIntegerCutoffError(
+            f"{name} must be an int >= 1 or None, got {k!r} ({type(k).__name__})"
+        )
+    if k < 1:
+        raise ValueError(f"{name} must be an int >= 1 or None, got {k}")
+    return int(k)
+
+
+def as_number(value, name: str) -> float:
+    """Return a finite real number as ``float``, or raise naming ``name``."""
+    if isinstance(value, (bool, np.bool_)) or not isinstance(value, numbers.Real):
+        raise TypeError(f"{name} must be a real number, got {value!r} ({type(value).__name__})")
+    value = float(value)
+    if not np.isfinite(value):
+        raise ValueError(f"{name} must be finite, got {value}")
+    return value
+
+
+def as_count(value, name: str) -> int:
+    """Return a non-negative ``int``, or raise naming ``name``."""
+    if isinstance(value, (bool, np.bool_)) or not isinstance(value, numbers.Integral):
+        raise TypeError(f"{name} must be an int >= 0, got {value!r} ({type(value).__name__})")
+    if value < 0:
+        raise ValueError(f"{name} must be an int >= 0, got {value}")
+    return int(value)
+
+
+def one_of(value, name: str, choices) -> str:
+    """Return ``value`` if it is one of ``choices``, or raise naming ``name``."""
+    if value not in choices:
+        raise ValueError(f"{name} must be one of {', '.join(map(repr, choices))}; got {value!r}")
+    return value
+
+
+def relevant_count(relevant: np.ndarray, n_relevant, name: str = "n_relevant") -> int:
+    """The denominator R of recall and AP.
+
+    ``None`` means the relevant documents in the list itself. A given ``n_relevant`` must be at
+    least the relevant documents the list already holds, or recall and AP could exceed 1.
+    """
+    retrieved = int(relevant.sum())
+    if n_relevant is None:
+        return retrieved
+    n_relevant = as_count(n_relevant, name)
+    if n_relevant < retrieved:
+        raise ValueError(
+            f"{name} ({n_relevant}) is smaller than the {retrieved} relevant documents in rels"
+        )
+    return n_relevant
+
+
+def sequence_of(values, name: str) -> list:
+    """Return a non-empty list of per-query inputs, or raise naming ``name``."""
+    if isinstance(values, (str, bytes)) or not hasattr(values, "__len__"):
+        raise TypeError(f"{name} must be a list with one entry per query, got {type(values).__name__}")
+    values = list(values)
+    if not values:
+        raise ValueError(f"{name} must hold at least one query")
+    return values

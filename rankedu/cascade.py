@@ -1,0 +1,241 @@
+"""The cascade model, expected reciprocal rank (ERR), and cascade metrics in general.
+
+The cascade user reads the list from the top and stops at rank r, satisfied, with probability
+R_r, so the probability of stopping exactly at r is
+
+    PP_r = R_r * prod_{i<r} (1 - R_i).
+
+ERR (Chapelle et al., 2009) maps a grade g to R(g) = (2^g - 1) / 2^max_grade and averages 1/r
+over where the user stops: ERR = sum_r PP_r / r. A *cascade metric* replaces 1/r by any
+position weight phi(r).
+
+Conventions: ``max_grade`` is the top of the grading scale (4 on a 0-4 scale), not the largest
+grade that happens to occur for one query; every grade must lie in [0, max_grade], so that
+R(g) is a probability. The chapter "The cascade model and ERR" (``book/cascade_err.ipynb``)
+derives them.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from rankedu._steps import Steps
+from rankedu._validation import as_count, as_cutoff, as_number, as_numbers, as_probabilities
+
+
+def _stop_probabilities(rels, k, max_grade) -> dict[str, np.ndarray]:
+    """Per rank: grade, R(g), probability of reaching the rank, and of stopping there."""
+    grades = as_numbers(rels, "rels")
+    max_grade = as_number(max_grade, "max_grade")
+    if max_grade < 0:
+        raise ValueError(f"max_grade must be >= 0, got {max_grade:g}")
+    if (grades > max_grade).any():
+        raise ValueError(
+            f"rels holds a grade of {grades.max():g}, above max_grade={max_grade:g}; "
+            "max_grade must be the top of the grading scale"
+        )
+    if (grades < 0).any():
+        raise ValueError(
+            f"rels holds a negative grade ({grades.min():g}); ERR needs grades in "
+            f"[0, max_grade] so that R(g) is a probability"
+        )
+    k = as_cutoff(k)
+    grades = grades if k is None else grades[:k]
+    satisfied = (np.exp2(grades) - 1.0) / np.exp2(max_grade)
+    reach, stop = _reach_and_stop(satisfied)
+    return {
+        "r": np.arange(1, len(grades) + 1),
+        "g_r": grades,
+        "R_r": satisfied,
+        "P(reach r)": reach,
+        "PP_r": stop,
+    }
+
+
+def _reach_and_stop(stop_given_reached: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """The cascade itself: P(reach i) = prod_{j<i} (1 - p_j) and P(stop at i) = p_i P(reach i).
+
+    ERR's PP_r (p = R(g)) and the click probabilities P(C_i) (p = attractiveness) are both this.
+    """
+    p = stop_given_reached
+    reach = np.cumprod(np.r_[1.0, 1.0 - p[:-1]]) if len(p) else p
+    return reach, reach * p
+
+
+def _cascade_metric_steps(rels, phi, k=None, max_grade=None, *, phi_name="φ(r)") -> Steps:
+    columns = _stop_probabilities(rels, k, max_grade)
+    if not callable(phi):
+        raise TypeError(f"phi must be a callable taking a rank r >= 1, got {type(phi).__name__}")
+    weights = np.array([phi(int(r)) for r in columns["r"]], dtype=float)
+    if not np.isfinite(weights).all():
+        raise ValueError("phi must return finite numbers for every rank")
+    columns[phi_name] = weights
+    columns[f"{phi_name}·PP_r"] = weights * columns["PP_r"]
+    columns["metric@r"] = np.cumsum(columns[f"{phi_name}·PP_r"])
+    value = columns["metric@r"][-1] if len(weights) else 0.0
+    return Steps(value, {"cascade": columns})
+
+
+def cascade_metric(rels, phi, k=None, *, max_grade) -> float:
+    r"""A cascade metric: the expected position weight phi(r) at the rank where the user stops.
+
+    .. math::
+
+        M = \sum_{r=1}^{n} \varphi(r)\, PP_r, \qquad
+        PP_r = R_r \prod_{i<r} (1 - R_i), \qquad R_i = \frac{2^{g_i} - 1}{2^{g_{\max}}}
+
+    With phi(r) = 1/r it is :func:`err`. With phi(r) = 1/log2(r + 1) it is *not* DCG: the
+    stopping probabilities still discount every document below a satisfying one. (DCG with
+    gain (2^g - 1)/2^max_grade is what you get if PP_r is replaced by R_r, a user who never
+    stops.)
+
+    Parameters
+    ----------
+    rels : sequence of float
+        Grades of the retrieved documents in rank order, rank 1 first, each in [0, max_grade].
+    phi : callable
+        ``phi(r)`` for a rank ``r >= 1`` returns the weight of stopping at r.
+    k : int >= 1 or None, optional
+        Only the top ``k`` ranks are looked at.
+    max_grade : float
+        The top of the grading scale.
+
+    Returns
+    -------
+    float
+
+    Examples
+    --------
+    >>> import rankedu as rk
+    >>> rk.cascade_metric([2, 1, 0], lambda r: 1 / r, max_grade=2) == rk.err([2, 1, 0], max_grade=2)
+    True
+    """
+    return _cascade_metric_steps(rels, phi, k, max_grade).value
+
+
+def _reciprocal(r: int) -> float:
+    return 1.0 / r
+
+
+def _err_steps(rels, k=None, max_grade=None) -> Steps:
+    return _cascade_metric_steps(rels, _reciprocal, k, max_grade, phi_name="1/r")
+
+
+def err(rels, k=None, *, max_grade) -> float:
+    r"""Expected reciprocal rank (Chapelle et al., 2009).
+
+    .. math::
+
+        ERR = \sum_{r=1}^{n} \frac{1}{r} \prod_{i<r} (1 - R_i)\, R_r, \qquad
+        R_i = \frac{2^{g_i} - 1}{2^{g_{\max}}}
+
+    The expected reciprocal of the rank at which a cascade user stops, satisfied. A highly
+    relevant document near the top makes everything below it count less.
+
+    Parameters
+    ----------
+    rels : sequence of float
+        Grades of the retrieved documents in rank order, rank 1 first, each in [0, max_grade].
+    k : int >= 1 or None, optional
+        Only the top ``k`` ranks are looked at (``ERR@k``).
+    max_grade : float
+        The top of the grading scale (4 on a 0-4 scale), not the largest grade of this query.
+
+    Returns
+    -------
+    float
+
+    Examples
+    --------
+    >>> import rankedu as rk
+    >>> rk.err([2, 1, 0], max_grade=2)  # 3/4 + (1/2)(1/4)(1/4)
+    0.78125
+    """
+    return _err_steps(rels, k, max_grade).value
+
+
+def _click_probabilities_steps(attractiveness) -> Steps:
+    attractiveness = as_probabilities(attractiveness, "attractiveness")
+    reach, click = _reach_and_stop(attractiveness)
+    columns = {
+        "i": np.arange(1, len(attractiveness) + 1),
+        "r_i": attractiveness,
+        "P(reach i)": reach,
+        "P(C_i)": click,
+        "P(click by i)": np.cumsum(click),
+    }
+    value = columns["P(click by i)"][-1] if len(click) else 0.0
+    return Steps(value, {"clicks": columns})
+
+
+def click_probabilities(attractiveness) -> np.ndarray:
+    r"""The cascade model's probability of a click at each rank (Craswell et al., 2008).
+
+    .. math:: P(C_i) = r_i \prod_{j=1}^{i-1} (1 - r_j)
+
+    The user reads from the top, clicks the document at rank i with probability r_i (its
+    attractiveness) if she gets there, and stops after the first click. The probabilities sum
+    to the probability of some click, 1 - prod_j (1 - r_j); the rest is "no click at all".
+    ``rk.explain.click_probabilities`` shows the steps; its ``value`` is that probability of
+    some click. The chapter "The cascade model and ERR" (``book/cascade_err.ipynb``) checks the
+    formula against simulated users (:func:`simulate_cascade`).
+
+    Parameters
+    ----------
+    attractiveness : sequence of float
+        r_i for ranks 1, 2, ..., each in [0, 1].
+
+    Returns
+    -------
+    numpy.ndarray
+        P(C_i) for each rank, same length as ``attractiveness``.
+
+    Examples
+    --------
+    >>> import rankedu as rk
+    >>> rk.click_probabilities([0.5, 0.5, 1.0]).tolist()
+    [0.5, 0.25, 0.25]
+    """
+    return _click_probabilities_steps(attractiveness).tables["clicks"]["P(C_i)"]
+
+
+def simulate_cascade(attractiveness, n_users, *, seed) -> np.ndarray:
+    """Simulate ``n_users`` independent cascade users; return the rank each one clicked.
+
+    Each user reads from rank 1. At each rank she reaches, a fresh uniform number below
+    r_i means a click there, and she stops; otherwise she reads on. The result holds, for
+    every user, the clicked rank (1-based) or 0 when she read the whole list without clicking,
+    so ``numpy.bincount(clicks, minlength=n + 1)[1:] / n_users`` are the simulated click
+    frequencies, to be compared with :func:`click_probabilities`.
+
+    Parameters
+    ----------
+    attractiveness : sequence of float
+        r_i for ranks 1, 2, ..., each in [0, 1].
+    n_users : int >= 0
+        How many users to simulate.
+    seed : int or numpy.random.Generator
+        Seed of ``numpy.random.default_rng``; the same seed gives the same clicks.
+
+    Returns
+    -------
+    numpy.ndarray of int, shape (n_users,)
+
+    Examples
+    --------
+    >>> import rankedu as rk
+    >>> clicks = rk.simulate_cascade([1.0, 0.5], 4, seed=0)  # everyone clicks rank 1
+    >>> clicks.tolist()
+    [1, 1, 1, 1]
+    """
+    attractiveness = as_probabilities(attractiveness, "attractiveness")
+    n_users = as_count(n_users, "n_users")
+    rng = np.random.default_rng(seed)
+    clicks = np.zeros(n_users, dtype=int)
+    reading = np.arange(n_users)
+    # Draw only for the users still reading, rank by rank, so memory stays O(n_users).
+    for rank, p in enumerate(attractiveness, start=1):
+        clicked_here = rng.random(len(reading)) < p
+        clicks[reading[clicked_here]] = rank
+        reading = reading[~clicked_here]
+    return clicks

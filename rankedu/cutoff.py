@@ -1,0 +1,180 @@
+"""Ranked lists at a cutoff: precision at k, recall at k, R-precision.
+
+Conventions (those of trec_eval's ``m_P.c``, ``m_recall.c`` and ``m_Rprec.c``):
+
+- A document is relevant when its grade is ``>= threshold`` (default 1).
+- P@k always divides by ``k``: ranks past the end of a list shorter than ``k`` count as
+  retrieved non-relevant documents, so a system is not rewarded for returning fewer results.
+- R@k divides by ``n_relevant``, the relevant documents of the query; it defaults to the
+  relevant documents in the list itself, and the result is 0.0 when that is 0.
+- R-precision is P@R with R = ``n_relevant``; it is 0.0 when R is 0.
+
+The book's chapter "Ranked lists at a cutoff" (``book/cutoff.ipynb``) derives them.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from rankedu._steps import Steps
+from rankedu._validation import as_cutoff, as_number, as_numbers, relevant_count
+
+
+def _relevance_columns(rels, k=None, threshold=1) -> tuple[dict[str, np.ndarray], np.ndarray]:
+    """The per-rank arrays every binary-relevance metric is built from.
+
+    One row per rank 1..k (the whole list when ``k`` is None): the grade, whether it is
+    relevant, the relevant documents so far and the precision at that rank. A list shorter
+    than ``k`` is padded with non-relevant rows marked ``retrieved = False``. Also returns
+    whether each document of the whole list is relevant, for denominators that count past k.
+    """
+    grades = as_numbers(rels, "rels")
+    k = as_cutoff(k)
+    threshold = as_number(threshold, "threshold")
+    listed = grades >= threshold
+    depth = len(grades) if k is None else k
+    relevant = listed
+    columns = {"i": np.arange(1, depth + 1)}
+    if depth > len(grades):
+        missing = depth - len(grades)
+        columns["retrieved"] = np.r_[np.ones(len(grades), bool), np.zeros(missing, bool)]
+        grades = np.r_[grades, np.zeros(missing)]
+        relevant = np.r_[relevant, np.zeros(missing, bool)]
+    columns["rel_i"] = grades[:depth]
+    columns["relevant"] = relevant[:depth]
+    columns["hits@i"] = np.cumsum(relevant[:depth])
+    columns["P@i"] = columns["hits@i"] / columns["i"]
+    return columns, listed
+
+
+def _last(column: np.ndarray) -> float:
+    """The running result at the last rank; 0.0 for an empty list."""
+    return float(column[-1]) if len(column) else 0.0
+
+
+def _precision_at_k_steps(rels, k, threshold=1) -> Steps:
+    columns, _ = _relevance_columns(rels, k, threshold)
+    return Steps(_last(columns["P@i"]), {"P@k": columns})
+
+
+def precision_at_k(rels, k, *, threshold=1) -> float:
+    r"""Precision at rank ``k``: the relevant documents in the top ``k``, divided by ``k``.
+
+    .. math:: P@k = \frac{1}{k} \sum_{i=1}^{k} [\mathrm{rel}_i \ge \text{threshold}]
+
+    Ranks past the end of a list shorter than ``k`` count as non-relevant (trec_eval's
+    convention). ``k=None`` means the whole list; an empty list then gives 0.0.
+
+    Parameters
+    ----------
+    rels : sequence of float
+        Grades of the retrieved documents in rank order, rank 1 first.
+    k : int >= 1 or None
+        The cutoff.
+    threshold : float, default 1
+        A document is relevant when its grade is at least this.
+
+    Returns
+    -------
+    float
+
+    See Also
+    --------
+    recall_at_k, r_precision
+
+    Examples
+    --------
+    >>> import rankedu as rk
+    >>> rk.precision_at_k([1, 0, 1, 0], 2)
+    0.5
+    >>> rk.precision_at_k([1, 1], 4)  # two missing ranks count as non-relevant
+    0.5
+    """
+    return _precision_at_k_steps(rels, k, threshold).value
+
+
+def _recall_at_k_steps(rels, k, n_relevant=None, threshold=1) -> Steps:
+    columns, listed = _relevance_columns(rels, k, threshold)
+    total = relevant_count(listed, n_relevant)
+    columns["R@i"] = columns["hits@i"] / total if total else np.zeros(len(columns["i"]))
+    return Steps(_last(columns["R@i"]), {"R@k": columns})
+
+
+def recall_at_k(rels, k, *, n_relevant=None, threshold=1) -> float:
+    r"""Recall at rank ``k``: the relevant documents in the top ``k``, divided by R.
+
+    .. math:: R@k = \frac{1}{R} \sum_{i=1}^{k} [\mathrm{rel}_i \ge \text{threshold}]
+
+    R is ``n_relevant``, the number of relevant documents of the query (trec_eval takes it from
+    the judgments); by default it is the number of relevant documents in ``rels``. When R is 0
+    the result is 0.0.
+
+    Parameters
+    ----------
+    rels : sequence of float
+        Grades of the retrieved documents in rank order, rank 1 first.
+    k : int >= 1 or None
+        The cutoff.
+    n_relevant : int >= 0, optional
+        Relevant documents of the query, retrieved or not; at least those in ``rels``.
+    threshold : float, default 1
+        A document is relevant when its grade is at least this.
+
+    Returns
+    -------
+    float
+
+    See Also
+    --------
+    precision_at_k
+
+    Examples
+    --------
+    >>> import rankedu as rk
+    >>> rk.recall_at_k([1, 0, 1, 0], 2)
+    0.5
+    >>> rk.recall_at_k([1, 0, 1, 0], 2, n_relevant=4)  # two relevant documents never retrieved
+    0.25
+    """
+    return _recall_at_k_steps(rels, k, n_relevant, threshold).value
+
+
+def _r_precision_steps(rels, n_relevant=None, threshold=1) -> Steps:
+    columns, listed = _relevance_columns(rels, None, threshold)
+    total = relevant_count(listed, n_relevant)
+    if total:
+        columns, _ = _relevance_columns(rels, total, threshold)
+    else:
+        columns = {name: column[:0] for name, column in columns.items()}
+    return Steps(_last(columns["P@i"]), {"P@R": columns})
+
+
+def r_precision(rels, *, n_relevant=None, threshold=1) -> float:
+    r"""R-precision: precision at rank R, where R is the number of relevant documents.
+
+    .. math:: \text{R-prec} = P@R = \frac{\text{relevant in the top } R}{R}
+
+    At rank R precision equals recall, so R-precision is also the point where the two meet.
+    R is ``n_relevant`` (default: the relevant documents in ``rels``); 0.0 when R is 0. Ranks past
+    the end of a short list count as non-relevant, as for :func:`precision_at_k`.
+
+    Parameters
+    ----------
+    rels : sequence of float
+        Grades of the retrieved documents in rank order, rank 1 first.
+    n_relevant : int >= 0, optional
+        Relevant documents of the query, retrieved or not; at least those in ``rels``.
+    threshold : float, default 1
+        A document is relevant when its grade is at least this.
+
+    Returns
+    -------
+    float
+
+    Examples
+    --------
+    >>> import rankedu as rk
+    >>> rk.r_precision([1, 0, 1, 0], n_relevant=3)  # 2 relevant in the top 3
+    0.6666666666666666
+    """
+    return _r_precision_steps(rels, n_relevant, threshold).value

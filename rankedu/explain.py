@@ -1,0 +1,152 @@
+"""Step-by-step explanations: every metric, as the tables the book computes it with.
+
+``rk.explain.<metric>(same arguments)`` returns an :class:`Explanation` whose ``value`` is the
+number ``rk.<metric>`` returns (it is computed from the very same arrays) and whose ``table``
+lays the computation out one row per step — rank, pair, threshold or group — with a column for
+each intermediate quantity of the formula, ending in the running result.
+
+>>> import rankedu as rk
+>>> rk.explain.dcg([3, 2, 3])
+DCG
+ i  rel_i  log2(i+1)  rel_i/log2(i+1)   DCG@i
+ 1    3.0   1.000000          3.00000 3.00000
+ 2    2.0   1.584963          1.26186 4.26186
+ 3    3.0   2.000000          1.50000 5.76186
+<BLANKLINE>
+dcg = 5.7618595071429155
+"""
+
+from __future__ import annotations
+
+import functools
+import html
+import inspect
+from importlib import import_module
+
+import pandas as pd
+
+from rankedu._steps import Steps
+
+
+class Explanation:
+    """A metric's value and the tables it was computed from.
+
+    Attributes
+    ----------
+    name : str
+        The metric.
+    value : float
+        The same number as the plain function returns.
+    tables : dict of str to pandas.DataFrame
+        Every table of the computation (NDCG: the DCG and the ideal DCG; MAP: the per-query
+        summary and each query's AP); the first is the main one.
+    table : pandas.DataFrame
+        The main table.
+    """
+
+    def __init__(self, name: str, value, tables: dict[str, pd.DataFrame]):
+        self.name = name
+        self.value = value
+        self.tables = tables
+
+    @classmethod
+    def _from_steps(cls, name: str, steps: Steps) -> "Explanation":
+        tables = {title: pd.DataFrame(columns) for title, columns in steps.tables.items()}
+        return cls(name, steps.value, tables)
+
+    @property
+    def table(self) -> pd.DataFrame:
+        return next(iter(self.tables.values()))
+
+    def __repr__(self) -> str:
+        parts = [f"{title}\n{table.to_string(index=False)}" for title, table in self.tables.items()]
+        return "\n\n".join([*parts, f"{self.name} = {self.value!r}"])
+
+    def _repr_html_(self) -> str:
+        parts = [
+            f"<h4>{html.escape(title)}</h4>{table.to_html(index=False)}" for title, table in self.tables.items()
+        ]
+        value = f"<p><b>{html.escape(self.name)}</b> = {html.escape(repr(self.value))}</p>"
+        return "".join([*parts, value])
+
+
+def _explainer(module: str, name: str):
+    """``explain.<name>``: the metric's signature, explaining the module's ``_<name>_steps``."""
+    family = import_module(f"rankedu.{module}")
+    metric, steps_of = getattr(family, name), getattr(family, f"_{name}_steps")
+    signature = inspect.signature(metric)
+
+    @functools.wraps(metric)
+    def explain(*args, **kwargs) -> Explanation:
+        bound = signature.bind(*args, **kwargs)
+        bound.apply_defaults()
+        return Explanation._from_steps(name, steps_of(*bound.arguments.values()))
+
+    explain.__doc__ = (
+        f"Explain :func:`rankedu.{name}` step by step.\n\n"
+        f"Takes the same arguments and returns an :class:`Explanation` whose ``value`` equals "
+        f"``rankedu.{name}(...)`` and whose ``table`` shows every step."
+    )
+    return explain
+
+
+precision_at_k = _explainer("cutoff", "precision_at_k")
+recall_at_k = _explainer("cutoff", "recall_at_k")
+r_precision = _explainer("cutoff", "r_precision")
+average_precision = _explainer("average_precision", "average_precision")
+mean_average_precision = _explainer("average_precision", "mean_average_precision")
+reciprocal_rank = _explainer("reciprocal_rank", "reciprocal_rank")
+mean_reciprocal_rank = _explainer("reciprocal_rank", "mean_reciprocal_rank")
+cumulative_gain = _explainer("dcg", "cumulative_gain")
+dcg = _explainer("dcg", "dcg")
+idcg = _explainer("dcg", "idcg")
+ndcg = _explainer("dcg", "ndcg")
+err = _explainer("cascade", "err")
+cascade_metric = _explainer("cascade", "cascade_metric")
+pair_ratio = _explainer("pair_ratio", "pair_ratio")
+roc_auc = _explainer("auc", "roc_auc")
+gauc = _explainer("auc", "gauc")
+accuracy = _explainer("classification", "accuracy")
+precision = _explainer("classification", "precision")
+recall = _explainer("classification", "recall")
+true_positive_rate = _explainer("classification", "true_positive_rate")
+false_positive_rate = _explainer("classification", "false_positive_rate")
+f_beta = _explainer("classification", "f_beta")
+
+
+def confusion_matrix(y_true, y_pred) -> Explanation:
+    """Explain :func:`rankedu.confusion_matrix`: the counts laid out as the 2 x 2 matrix.
+
+    Rows are the true class and columns the predicted one, as in seed 000's table; ``value``
+    is the :class:`~rankedu.classification.ConfusionMatrix`.
+
+    >>> import rankedu as rk
+    >>> rk.explain.confusion_matrix([1, 1, 0, 0, 0], [1, 0, 1, 0, 0]).table
+              predict P  predict N
+    target P          1          1
+    target N          1          2
+    """
+    counts = import_module("rankedu.classification").confusion_matrix(y_true, y_pred)
+    table = pd.DataFrame(
+        {"predict P": [counts.tp, counts.fp], "predict N": [counts.fn, counts.tn]},
+        index=["target P", "target N"],
+    )
+    return Explanation("confusion_matrix", counts, {"confusion matrix": table})
+
+
+def click_probabilities(attractiveness) -> Explanation:
+    """Explain :func:`rankedu.click_probabilities`: one row per rank of the cascade model.
+
+    Columns: the attractiveness r_i, the probability of reaching rank i, the click probability
+    P(C_i) and the running probability of a click by rank i. ``value`` is the array
+    ``rk.click_probabilities`` returns.
+
+    >>> import rankedu as rk
+    >>> rk.explain.click_probabilities([0.5, 0.5]).table
+       i  r_i  P(reach i)  P(C_i)  P(click by i)
+    0  1  0.5         1.0    0.50           0.50
+    1  2  0.5         0.5    0.25           0.75
+    """
+    steps = import_module("rankedu.cascade")._click_probabilities_steps(attractiveness)
+    table = pd.DataFrame(steps.tables["clicks"])
+    return Explanation("click_probabilities", table["P(C_i)"].to_numpy(), {"clicks": table})
