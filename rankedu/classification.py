@@ -132,6 +132,15 @@ def accuracy(y_true, y_pred) -> float:
     Misleading on imbalanced classes: predicting "no click" for every ad shown scores above
     99 % when fewer than 1 % of ads are clicked.
 
+    Parameters
+    ----------
+    y_true, y_pred : sequence of {0, 1}
+        The true classes and the predicted ones, of equal length.
+
+    Returns
+    -------
+    float
+
     Examples
     --------
     >>> import rankedu as rk
@@ -147,6 +156,15 @@ def precision(y_true, y_pred) -> float:
     .. math:: P = \frac{TP}{TP + FP}
 
     0.0 when nothing is predicted positive.
+
+    Parameters
+    ----------
+    y_true, y_pred : sequence of {0, 1}
+        The true classes and the predicted ones, of equal length.
+
+    Returns
+    -------
+    float
 
     Examples
     --------
@@ -164,6 +182,15 @@ def recall(y_true, y_pred) -> float:
 
     0.0 when there is no positive.
 
+    Parameters
+    ----------
+    y_true, y_pred : sequence of {0, 1}
+        The true classes and the predicted ones, of equal length.
+
+    Returns
+    -------
+    float
+
     Examples
     --------
     >>> import rankedu as rk
@@ -177,6 +204,15 @@ def true_positive_rate(y_true, y_pred) -> float:
     r"""The true positive rate, the y axis of the ROC curve; the same number as recall.
 
     .. math:: TPR = \frac{TP}{TP + FN}
+
+    Parameters
+    ----------
+    y_true, y_pred : sequence of {0, 1}
+        The true classes and the predicted ones, of equal length.
+
+    Returns
+    -------
+    float
 
     Examples
     --------
@@ -193,6 +229,15 @@ def false_positive_rate(y_true, y_pred) -> float:
     .. math:: FPR = \frac{FP}{FP + TN}
 
     0.0 when there is no negative.
+
+    Parameters
+    ----------
+    y_true, y_pred : sequence of {0, 1}
+        The true classes and the predicted ones, of equal length.
+
+    Returns
+    -------
+    float
 
     Examples
     --------
