@@ -87,3 +87,27 @@ def test_unknown_names_raise_the_metric_error():
 def test_docstring_examples_hold():
     result = doctest.testmod(plotting)
     assert result.attempted > 0 and result.failed == 0
+
+
+def test_plot_roc_draws_rk_roc_curve_and_the_chance_diagonal_once():
+    import rankedu as rk
+
+    labels, scores = [1, 0, 1, 1, 0, 0], [0.9, 0.8, 0.7, 0.7, 0.7, 0.2]
+    ax = plotting.plot_roc(labels, scores)
+    plotting.plot_roc(labels, [-s for s in scores], ax=ax, label="inverted")
+    chance, curve, inverted = ax.get_lines()
+    fpr, tpr, _ = rk.roc_curve(labels, scores)
+    assert list(chance.get_xdata()) == [0, 1] and list(chance.get_ydata()) == [0, 1]
+    np.testing.assert_array_equal(curve.get_xdata(), fpr)
+    np.testing.assert_array_equal(curve.get_ydata(), tpr)
+    assert curve.get_label() == f"AUC = {rk.roc_auc(labels, scores):.3f}"
+    assert inverted.get_label() == "inverted"
+    assert ax.get_xlabel() and ax.get_ylabel()
+
+
+def test_plot_roc_never_calls_show(monkeypatch):
+    def refuse():
+        raise AssertionError("plotting helpers must leave plt.show() to the chapter")
+
+    monkeypatch.setattr(plt, "show", refuse)
+    plotting.plot_roc([1, 0], [0.7, 0.2])
