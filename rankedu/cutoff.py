@@ -178,3 +178,107 @@ def r_precision(rels, *, n_relevant=None, threshold=1) -> float:
     0.6666666666666666
     """
     return _r_precision_steps(rels, n_relevant, threshold).value
+
+
+def _f_at_k_steps(rels, k, beta=1.0, n_relevant=None, threshold=1) -> Steps:
+    beta = as_number(beta, "beta")
+    if beta <= 0:
+        raise ValueError(f"beta must be > 0, got {beta:g}")
+    columns = _recall_at_k_steps(rels, k, n_relevant, threshold).tables["R@k"]
+    precision, recall = columns["P@i"], columns["R@i"]
+    denominator = beta**2 * precision + recall
+    with np.errstate(invalid="ignore", divide="ignore"):
+        f = np.where(denominator > 0, (1 + beta**2) * precision * recall / denominator, 0.0)
+    columns["β"] = np.full(len(f), beta)
+    columns["F@i"] = f
+    return Steps(_last(f), {"F@k": columns})
+
+
+def f_at_k(rels, k, *, beta=1.0, n_relevant=None, threshold=1) -> float:
+    r"""The F-beta score of the top ``k``: the weighted harmonic mean of P@k and R@k.
+
+    .. math:: F_\beta@k = \frac{(1 + \beta^2)\, P@k \cdot R@k}{\beta^2\, P@k + R@k}
+
+    It is :func:`rankedu.f_beta` of the set of the top ``k`` documents against the judged
+    ones. P@k divides by ``k`` (ranks past the end of a short list count as non-relevant) and
+    R@k by ``n_relevant``; 0.0 when P@k + R@k is 0. ``beta`` is the F-beta of the book, not
+    trec_eval's ``set_F`` parameter, which is beta squared: ``set_F.4`` is ``f_at_k(rels,
+    None, beta=2)`` on the whole list.
+
+    Parameters
+    ----------
+    rels : sequence of float
+        Grades of the retrieved documents in rank order, rank 1 first.
+    k : int >= 1 or None
+        The cutoff; ``None`` means the whole list.
+    beta : float > 0, default 1.0
+        How many times as much recall counts as precision (beta > 1 favours recall).
+    n_relevant : int >= 0, optional
+        Relevant documents of the query, retrieved or not; at least those in ``rels``.
+    threshold : float, default 1
+        A document is relevant when its grade is at least this.
+
+    Returns
+    -------
+    float
+
+    See Also
+    --------
+    precision_at_k, recall_at_k, rankedu.f_beta
+
+    Examples
+    --------
+    >>> import rankedu as rk
+    >>> rk.f_at_k([1, 0, 1, 0], 2, n_relevant=4)  # P@2 = 1/2, R@2 = 1/4
+    0.3333333333333333
+    >>> round(rk.f_at_k([1, 0, 1, 0], None, beta=2, n_relevant=4), 4)  # P = 1/2, R = 1/2
+    0.5
+    """
+    return _f_at_k_steps(rels, k, beta, n_relevant, threshold).value
+
+
+def precision_recall_curve(rels, *, n_relevant=None, threshold=1, interpolate=False):
+    r"""The precision-recall curve of a ranking: (P@k, R@k) for every k = 1..len(rels).
+
+    Walking down the ranking, each rank adds one point: precision and recall of the top k.
+    With ``interpolate=True`` each precision is replaced by the highest precision at that rank
+    or any later one (the interpolated precision of trec_eval's ``iprec_at_recall``: the best
+    precision at a recall at least as high), which makes the curve non-increasing.
+
+    Parameters
+    ----------
+    rels : sequence of float
+        Grades of the retrieved documents in rank order, rank 1 first.
+    n_relevant : int >= 0, optional
+        Relevant documents of the query, retrieved or not; at least those in ``rels``.
+        Recall divides by it, so the curve ends below recall 1 when some are never retrieved.
+    threshold : float, default 1
+        A document is relevant when its grade is at least this.
+    interpolate : bool, default False
+        Replace each precision by the maximum precision at the same or a later rank.
+
+    Returns
+    -------
+    precision, recall : numpy.ndarray of float
+        One entry per rank, rank 1 first (empty for an empty list).
+
+    See Also
+    --------
+    precision_at_k, recall_at_k, sklearn.metrics.precision_recall_curve
+
+    Examples
+    --------
+    >>> import rankedu as rk
+    >>> precision, recall = rk.precision_recall_curve([1, 0, 1, 0])
+    >>> precision.tolist(), recall.tolist()
+    ([1.0, 0.5, 0.6666666666666666, 0.5], [0.5, 0.5, 1.0, 1.0])
+    >>> rk.precision_recall_curve([1, 0, 1, 0], interpolate=True)[0].tolist()
+    [1.0, 0.6666666666666666, 0.6666666666666666, 0.5]
+    """
+    if not isinstance(interpolate, (bool, np.bool_)):
+        raise TypeError(f"interpolate must be True or False, got {interpolate!r}")
+    columns = _recall_at_k_steps(rels, None, n_relevant, threshold).tables["R@k"]
+    precision = columns["P@i"].astype(float)
+    if interpolate:
+        precision = np.maximum.accumulate(precision[::-1])[::-1]
+    return precision, columns["R@i"].astype(float)

@@ -13,7 +13,15 @@ import numpy as np
 
 import rankedu as rk
 
-__all__ = ["discount_values", "gain_values", "plot_discounts", "plot_gains", "plot_roc"]
+__all__ = [
+    "discount_values",
+    "gain_values",
+    "plot_discounts",
+    "plot_gains",
+    "plot_precision_recall_at_k",
+    "plot_precision_recall_curve",
+    "plot_roc",
+]
 
 _DISCOUNT_LABELS = {
     "log2": r"log2: $1/\log_2(i+1)$",
@@ -159,4 +167,76 @@ def plot_roc(labels, scores, *, label=None, chance=True, ax=None, **line_options
     ax.set_ylim(-0.02, 1.02)
     ax.set_aspect("equal")
     ax.legend(loc="lower right")
+    return ax
+
+
+def plot_precision_recall_at_k(rels, *, n_relevant=None, threshold=1, ax=None):
+    """Plot P@k and R@k against the cutoff k = 1..len(rels).
+
+    Parameters
+    ----------
+    rels : sequence of float
+        Grades of the retrieved documents in rank order, rank 1 first.
+    n_relevant : int >= 0, optional
+        Relevant documents of the query, retrieved or not (the denominator of R@k).
+    threshold : float, default 1
+        A document is relevant when its grade is at least this.
+    ax : matplotlib Axes, optional
+        Where to draw; a new figure's axes by default.
+
+    Returns
+    -------
+    matplotlib Axes
+        Two lines, "P@k" and "R@k", x the cutoffs 1..len(rels).
+    """
+    ax = _axes(ax)
+    precision, recall = rk.precision_recall_curve(rels, n_relevant=n_relevant, threshold=threshold)
+    ks = np.arange(1, len(precision) + 1)
+    ax.plot(ks, precision, marker=".", label="P@k")
+    ax.plot(ks, recall, marker=".", linestyle="--", label="R@k")
+    ax.set_xlabel("cutoff $k$")
+    ax.set_ylabel("precision or recall of the top $k$")
+    ax.set_ylim(0, 1.05)
+    ax.legend()
+    return ax
+
+
+def plot_precision_recall_curve(rels, *, n_relevant=None, threshold=1, interpolated=True, ax=None):
+    """Plot the precision-recall curve of a ranking: one point (R@k, P@k) per rank k.
+
+    Parameters
+    ----------
+    rels : sequence of float
+        Grades of the retrieved documents in rank order, rank 1 first.
+    n_relevant : int >= 0, optional
+        Relevant documents of the query, retrieved or not (the denominator of recall).
+    threshold : float, default 1
+        A document is relevant when its grade is at least this.
+    interpolated : bool, default True
+        Also draw the interpolated precision (the best precision at the same or a higher
+        recall) as a step line.
+    ax : matplotlib Axes, optional
+        Where to draw; a new figure's axes by default.
+
+    Returns
+    -------
+    matplotlib Axes
+        The points joined in rank order ("P@k against R@k") and, if asked, the step line
+        ("interpolated precision").
+    """
+    ax = _axes(ax)
+    precision, recall = rk.precision_recall_curve(rels, n_relevant=n_relevant, threshold=threshold)
+    ax.plot(recall, precision, marker="o", label="P@k against R@k")
+    if interpolated and len(precision):
+        best, _ = rk.precision_recall_curve(
+            rels, n_relevant=n_relevant, threshold=threshold, interpolate=True
+        )
+        # For r in (R@(k-1), R@k] the best precision at recall >= r is the one of rank k on.
+        ax.step(np.r_[0.0, recall], np.r_[best[:1], best], where="pre", linestyle="--",
+                label="interpolated precision")
+    ax.set_xlabel("recall")
+    ax.set_ylabel("precision")
+    ax.set_xlim(0, 1.02)
+    ax.set_ylim(0, 1.05)
+    ax.legend()
     return ax
