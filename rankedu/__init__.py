@@ -23,7 +23,13 @@ from rankedu.classification import (
     recall,
     true_positive_rate,
 )
-from rankedu.cutoff import precision_at_k, r_precision, recall_at_k
+from rankedu.cutoff import (
+    f_at_k,
+    precision_at_k,
+    precision_recall_curve,
+    r_precision,
+    recall_at_k,
+)
 from rankedu.dcg import cumulative_gain, dcg, idcg, ndcg
 from rankedu.explain import Explanation
 from rankedu.pair_ratio import goodman_kruskal_gamma, kendall_tau, pair_ratio
@@ -43,6 +49,7 @@ __all__ = [
     "dcg",
     "err",
     "explain",
+    "f_at_k",
     "f_beta",
     "false_positive_rate",
     "gauc",
@@ -55,6 +62,7 @@ __all__ = [
     "pair_ratio",
     "precision",
     "precision_at_k",
+    "precision_recall_curve",
     "r_precision",
     "recall",
     "recall_at_k",

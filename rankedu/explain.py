@@ -93,6 +93,7 @@ def _explainer(module: str, name: str):
 precision_at_k = _explainer("cutoff", "precision_at_k")
 recall_at_k = _explainer("cutoff", "recall_at_k")
 r_precision = _explainer("cutoff", "r_precision")
+f_at_k = _explainer("cutoff", "f_at_k")
 average_precision = _explainer("average_precision", "average_precision")
 mean_average_precision = _explainer("average_precision", "mean_average_precision")
 reciprocal_rank = _explainer("reciprocal_rank", "reciprocal_rank")
