@@ -1,0 +1,105 @@
+# rankedu: build the book, test the package and the chapters. Every target sets up .venv
+# first, so `make book` and `make test` work from a fresh clone. `make help` lists the targets.
+
+PYTHON ?= python3
+VENV := .venv
+BIN := $(VENV)/bin
+# Re-created whenever the pinned requirements or the package metadata change.
+STAMP := $(VENV)/.installed
+HTML := _build/html
+PORT ?= 8000
+
+# The chapters, in book order, read from _toc.yml (not globbed from book/), so that a chapter
+# missing from the table of contents is reported by the notebook guard instead of being
+# silently tested or silently skipped. Evaluated only where it is used, after the venv exists.
+NOTEBOOKS = $(shell $(BIN)/python tests/test_notebooks.py)
+
+# Set iteration order is salted per process; a fixed seed makes a chapter that prints a set
+# of strings give the same output in nbval, in `make execute` and in the build.
+export PYTHONHASHSEED := 0
+# Silences the debugger's "frozen modules" warning that every kernel start prints to stderr.
+export PYDEVD_DISABLE_FILE_VALIDATION := 1
+
+.PHONY: help venv book test test-package test-notebooks test-build execute serve lab clean distclean
+
+help:
+	@echo "make book     set up .venv, execute every chapter and build the site into $(HTML)"
+	@echo "make test     package tests, notebook guard, nbval on every chapter, warning-free build"
+	@echo "make execute  re-execute every chapter of _toc.yml in place (after changing rankedu)"
+	@echo "make serve    serve $(HTML) on http://localhost:$(PORT)/"
+	@echo "make lab      open the chapters in JupyterLab"
+	@echo "make clean    remove build output and caches (make distclean also removes .venv)"
+
+venv: $(STAMP)
+
+$(STAMP): requirements.txt pyproject.toml
+	$(PYTHON) -m venv $(VENV)
+	$(BIN)/python -m pip install --quiet -r requirements.txt
+	$(BIN)/python -m pip install --quiet -e .
+	$(BIN)/python -m ipykernel install --sys-prefix
+	touch $@
+
+book: $(STAMP)
+	$(BIN)/jupyter-book build .
+	@echo
+	@echo "The book is at: $(CURDIR)/$(HTML)/index.html"
+
+$(HTML)/index.html:
+	$(MAKE) book
+
+test: test-package test-notebooks test-build
+
+# (a) and (c): the package tests, and tests/test_notebooks.py, the guard on the stored chapters.
+test-package: $(STAMP)
+	$(BIN)/python -m pytest tests
+
+# (b) nbval re-executes each chapter of the toc and compares every output with the stored one
+# (nbval_sanitize.cfg says what is compared and what is rewritten first).
+test-notebooks: $(STAMP)
+	@if [ -z "$(NOTEBOOKS)" ]; then \
+		echo "nbval: _toc.yml lists no notebook yet, nothing to re-execute"; \
+	else \
+		echo "$(BIN)/python -m pytest --nbval $(NOTEBOOKS)"; \
+		$(BIN)/python -m pytest --nbval $(NOTEBOOKS); \
+	fi
+
+# (d) A warning-free build: -W makes every warning an error, -n also reports every reference
+# that does not resolve, --keep-going reports them all before failing, and --all re-reads every
+# page (an incremental build would stay silent about the warnings of unchanged pages).
+# nbval has just executed every chapter, and the stored outputs are the ones it checked, so
+# this build must not execute them a second time (that would double the time of `make test`):
+# it uses a copy of _config.yml with execution turned off, written into _build/. Jupyter Book
+# 1.x resolves the source files, the toc and bibtex_bibfiles against the source folder (.),
+# not against the folder of the --config file, so the copy can live anywhere. Its output goes
+# to _build/test/, apart from the executed site in $(HTML).
+test-build: $(STAMP)
+	mkdir -p _build
+	sed 's/^\( *execute_notebooks:\).*/\1 "off"/' _config.yml > _build/_config_test.yml
+	grep -q '^ *execute_notebooks: "off"$$' _build/_config_test.yml
+	$(BIN)/jupyter-book build . --config _build/_config_test.yml --path-output _build/test \
+		--all -W -n --keep-going
+
+execute: $(STAMP)
+	@for nb in $(NOTEBOOKS); do \
+		echo "executing $$nb"; \
+		$(BIN)/jupyter nbconvert --to notebook --execute --inplace \
+			--ExecutePreprocessor.kernel_name=python3 --ExecutePreprocessor.timeout=600 "$$nb" \
+			|| exit 1; \
+	done
+
+serve: $(HTML)/index.html
+	@echo "Serving the book at http://localhost:$(PORT)/ (Ctrl-C to stop)"
+	$(BIN)/python -m http.server $(PORT) --bind 127.0.0.1 --directory $(HTML)
+
+lab: $(STAMP)
+	$(BIN)/jupyter lab --ServerApp.root_dir=book
+
+# `make bench` (benchmarks of rankedu) is planned; it belongs here, next to the other targets.
+
+clean:
+	rm -rf _build .pytest_cache .hypothesis .jupyter_cache *.egg-info
+	find . -path ./$(VENV) -prune -o -type d \( -name __pycache__ -o -name .ipynb_checkpoints \) -print \
+		| xargs rm -rf
+
+distclean: clean
+	rm -rf $(VENV)
