@@ -11,7 +11,13 @@ at https://github.com/rankedu/rankedu.
 
 from rankedu import explain
 from rankedu.auc import gauc, roc_auc, roc_curve
-from rankedu.average_precision import average_precision, mean_average_precision
+from rankedu.average_precision import (
+    average_precision,
+    eleven_point_average_precision,
+    interpolated_precision,
+    mean_average_precision,
+    mean_precision_at_ranks,
+)
 from rankedu.cascade import cascade_metric, click_probabilities, err, simulate_cascade
 from rankedu.classification import (
     ConfusionMatrix,
@@ -47,6 +53,7 @@ __all__ = [
     "confusion_matrix",
     "cumulative_gain",
     "dcg",
+    "eleven_point_average_precision",
     "err",
     "explain",
     "f_at_k",
@@ -55,8 +62,10 @@ __all__ = [
     "gauc",
     "goodman_kruskal_gamma",
     "idcg",
+    "interpolated_precision",
     "kendall_tau",
     "mean_average_precision",
+    "mean_precision_at_ranks",
     "mean_reciprocal_rank",
     "ndcg",
     "pair_ratio",

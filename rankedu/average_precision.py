@@ -14,14 +14,22 @@ Conventions (those of trec_eval's ``m_map.c``):
 
 The book's chapter "Average precision and MAP" (``book/average_precision.ipynb``) derives them,
 and shows that the sum equals the area under the precision-recall step curve.
+
+Also here: interpolated precision and the 11-point average (trec_eval's ``iprec_at_recall`` and
+``11pt_avg``, whose versions 9 and 10 round a recall level to a number of relevant documents
+differently; see ``convention``), and ``mean_precision_at_ranks``, the mean of P@i over every
+rank that seed 003 calls AP, kept to show how it differs from AP.
 """
 
 from __future__ import annotations
 
+import math
+from fractions import Fraction
+
 import numpy as np
 
 from rankedu._steps import Steps, mean_over_queries
-from rankedu._validation import relevant_count, same_length, sequence_of
+from rankedu._validation import as_numbers, one_of, relevant_count, same_length, sequence_of
 from rankedu.cutoff import _last, _relevance_columns
 
 
@@ -129,3 +137,182 @@ def mean_average_precision(list_of_rels, *, n_relevant=None, threshold=1) -> flo
     0.6418
     """
     return _mean_average_precision_steps(list_of_rels, n_relevant, threshold).value
+
+
+# --- interpolated precision and the 11-point average -------------------------------------------
+
+ELEVEN_RECALL_LEVELS = (0.0, 0.1, 0.2, 0.3, 0.4, 0.5, 0.6, 0.7, 0.8, 0.9, 1.0)
+_CONVENTIONS = ("textbook", "trec_eval", "trec_eval_9")
+
+
+def _relevant_needed(level: float, total: int, convention: str) -> int:
+    """How many relevant documents a ranking must have reached to count as at recall ``level``."""
+    if convention == "textbook":
+        # recall >= level  <=>  hits >= level * R. The level is read as the decimal it prints as,
+        # so that 0.3 * 10 is 3 and not 3.0000000000000004.
+        return math.ceil(Fraction(repr(level)) * total)
+    scaled = level * total
+    if convention == "trec_eval_9":
+        # trec_eval 9 and earlier (and pytrec_eval, which bundles it): (long)(level * R + 0.9).
+        return math.floor(scaled + 0.9)
+    # trec_eval 10 (m_iprec_at_recall.c) rounds level * R to the nearest integer, halves up.
+    whole = math.floor(scaled)
+    return whole + int(scaled - whole >= 0.5)
+
+
+def _interpolated_columns(rels, levels, n_relevant, threshold, convention) -> dict[str, np.ndarray]:
+    """One row per recall level: the level, the relevant documents it needs, the precision."""
+    columns, listed = _relevance_columns(rels, None, threshold)
+    total = relevant_count(listed, n_relevant)
+    convention = one_of(convention, "convention", _CONVENTIONS)
+    levels = as_numbers(levels, "recall")
+    if ((levels < 0) | (levels > 1)).any():
+        raise ValueError(f"recall must lie in [0, 1], got {levels.tolist()}")
+    hits, precision = columns["hits@i"], columns["P@i"]
+    reached = int(hits[-1]) if len(hits) else 0
+    needed = np.array([_relevant_needed(float(level), total, convention) for level in levels], int)
+    interpolated = np.array(
+        [precision[hits >= c].max() if total and c <= reached else 0.0 for c in needed]
+    )
+    return {"recall level": levels, "relevant needed": needed, "interpolated P": interpolated}
+
+
+def _interpolated_precision_steps(rels, recall, n_relevant=None, threshold=1, convention="textbook") -> Steps:
+    table = _interpolated_columns(rels, (recall,), n_relevant, threshold, convention)
+    return Steps(_last(table["interpolated P"]), {"interpolated P": table})
+
+
+def _eleven_point_average_precision_steps(rels, n_relevant=None, threshold=1, convention="textbook") -> Steps:
+    table = _interpolated_columns(rels, ELEVEN_RECALL_LEVELS, n_relevant, threshold, convention)
+    table["Σ interpolated P / 11"] = np.cumsum(table["interpolated P"]) / len(ELEVEN_RECALL_LEVELS)
+    return Steps(_last(table["Σ interpolated P / 11"]), {"11-point": table})
+
+
+def interpolated_precision(rels, recall, *, n_relevant=None, threshold=1, convention="textbook") -> float:
+    r"""Interpolated precision at a recall level: the best precision at that recall or beyond.
+
+    .. math:: P_{\mathrm{interp}}(r) = \max\{P@i : R@i \ge r\}
+
+    and 0.0 when the list never reaches recall ``r`` (or R is 0). Interpolation makes the
+    precision-recall curve non-increasing, so that curves of queries with different R can be
+    averaged level by level.
+
+    Parameters
+    ----------
+    rels : sequence of float
+        Grades of the retrieved documents in rank order, rank 1 first.
+    recall : float in [0, 1]
+        The recall level.
+    n_relevant : int >= 0, optional
+        R, the relevant documents of the query, retrieved or not; by default the relevant
+        documents in ``rels``.
+    threshold : float, default 1
+        A document is relevant when its grade is at least this.
+    convention : {"textbook", "trec_eval", "trec_eval_9"}, default "textbook"
+        How the level becomes c, the relevant documents a rank must have reached (at or above
+        it) to count. ``"textbook"`` (Manning et al., 2008): recall at least ``recall``, so
+        c = ceil(recall * R), the level read as the decimal it prints as (0.3 * 10 is 3).
+        ``"trec_eval"`` (trec_eval 10, ``iprec_at_recall``): c = round(recall * R), halves
+        up, so with R = 3 its level 0.4 is recall 1/3. ``"trec_eval_9"`` (trec_eval 9 and
+        earlier, and so pytrec_eval): c = int(recall * R + 0.9), in floating point.
+
+    Returns
+    -------
+    float
+
+    See Also
+    --------
+    eleven_point_average_precision, average_precision
+
+    Examples
+    --------
+    >>> import rankedu as rk
+    >>> rels = [1, 0, 1, 0, 0, 1]
+    >>> rk.interpolated_precision(rels, 0.5)  # max(P@3, P@6) = max(2/3, 1/2)
+    0.6666666666666666
+    >>> rk.interpolated_precision(rels, 0.4, convention="trec_eval")  # round(1.2) = 1: max P@1..
+    1.0
+    """
+    return _interpolated_precision_steps(rels, recall, n_relevant, threshold, convention).value
+
+
+def eleven_point_average_precision(rels, *, n_relevant=None, threshold=1, convention="textbook") -> float:
+    r"""The 11-point interpolated average precision (trec_eval's ``11pt_avg``).
+
+    .. math:: \frac{1}{11} \sum_{r \in \{0, 0.1, \dots, 1\}} P_{\mathrm{interp}}(r)
+
+    An older estimate of the area under the precision-recall curve than AP; trec_eval keeps it
+    for comparisons with old runs. ``convention`` is that of :func:`interpolated_precision`.
+
+    Parameters
+    ----------
+    rels : sequence of float
+        Grades of the retrieved documents in rank order, rank 1 first.
+    n_relevant : int >= 0, optional
+        R; by default the relevant documents in ``rels``.
+    threshold : float, default 1
+        A document is relevant when its grade is at least this.
+    convention : {"textbook", "trec_eval", "trec_eval_9"}, default "textbook"
+        How a recall level becomes a number of relevant documents; see
+        :func:`interpolated_precision`. pytrec_eval's ``11pt_avg`` is ``"trec_eval_9"``.
+
+    Returns
+    -------
+    float
+
+    Examples
+    --------
+    >>> import rankedu as rk
+    >>> round(rk.eleven_point_average_precision([1, 0, 1, 0, 0, 1]), 4)  # (4 * 1 + 3 * 2/3 + 4 * 1/2) / 11
+    0.7273
+    """
+    return _eleven_point_average_precision_steps(rels, n_relevant, threshold, convention).value
+
+
+# --- the mean of P@i over every rank (seed 003) -------------------------------------------------
+
+
+def _mean_precision_at_ranks_steps(rels, k=None, threshold=1) -> Steps:
+    columns, _ = _relevance_columns(rels, k, threshold)
+    columns["Σ P@1..i"] = np.cumsum(columns["P@i"])
+    columns["mean P@1..i"] = columns["Σ P@1..i"] / columns["i"]
+    return Steps(_last(columns["mean P@1..i"]), {"mean P@i": columns})
+
+
+def mean_precision_at_ranks(rels, k=None, *, threshold=1) -> float:
+    r"""The mean of P@i over every rank i = 1..k: what seed 003 calls "AP". It is not AP.
+
+    .. math:: \frac{1}{k} \sum_{i=1}^{k} P@i
+
+    AP averages P@i only over the ranks of relevant documents and divides by R; this averages
+    it over every rank, relevant or not, and ignores the relevant documents that were not
+    retrieved. It is kept to show the difference (chapter "Average precision and MAP").
+
+    Parameters
+    ----------
+    rels : sequence of float
+        Grades of the retrieved documents in rank order, rank 1 first.
+    k : int >= 1 or None, optional
+        The last rank averaged; the whole list by default. Ranks past the end of a short list
+        count as non-relevant, as for :func:`precision_at_k`.
+    threshold : float, default 1
+        A document is relevant when its grade is at least this.
+
+    Returns
+    -------
+    float
+        0.0 for an empty list.
+
+    See Also
+    --------
+    average_precision
+
+    Examples
+    --------
+    >>> import rankedu as rk
+    >>> round(rk.mean_precision_at_ranks([1, 0, 1, 0, 0, 1]), 4)  # (1 + 1/2 + 2/3 + 2/4 + 2/5 + 3/6) / 6
+    0.5944
+    >>> round(rk.average_precision([1, 0, 1, 0, 0, 1]), 4)
+    0.7222
+    """
+    return _mean_precision_at_ranks_steps(rels, k, threshold).value
