@@ -1,0 +1,121 @@
+"""Shared test settings and helpers for the rankedu test suite."""
+
+import os
+
+import numpy as np
+import pandas as pd
+import pytest
+from hypothesis import HealthCheck, settings
+
+# The machine is shared: no per-example deadline (timings are noisy), and a modest number of
+# examples by default. HYPOTHESIS_PROFILE=thorough runs many more.
+settings.register_profile(
+    "rankedu",
+    deadline=None,
+    max_examples=60,
+    suppress_health_check=[HealthCheck.too_slow],
+)
+settings.register_profile("thorough", deadline=None, max_examples=1000)
+settings.load_profile(os.environ.get("HYPOTHESIS_PROFILE", "rankedu"))
+
+
+def _numeric_columns(table):
+    return [
+        name
+        for name in table.columns
+        if pd.api.types.is_numeric_dtype(table[name]) and not pd.api.types.is_bool_dtype(table[name])
+    ]
+
+
+@pytest.fixture
+def column_like():
+    """Return the name of the table's column whose values equal ``expected``.
+
+    The contract fixes what an explanation's table holds (one row per step, a column for each
+    intermediate quantity of the formula) but not the spelling of its column headers, so tests
+    look the column up by its values and fail with the table printed when none matches.
+    """
+
+    def find(table, expected, *, rel=1e-9, abs=1e-12):
+        expected = np.asarray(expected, dtype=float)
+        for name in _numeric_columns(table):
+            values = table[name].to_numpy(dtype=float)
+            if values.shape == expected.shape and np.allclose(
+                values, expected, rtol=rel, atol=abs, equal_nan=True
+            ):
+                return name
+        raise AssertionError(
+            f"no column of the table equals {expected.tolist()}; table:\n{table.to_string()}"
+        )
+
+    return find
+
+
+@pytest.fixture
+def running_result():
+    """The last numeric column's last value: where an explanation's table ends."""
+
+    def last(table):
+        numeric = _numeric_columns(table)
+        assert numeric, f"table has no numeric column:\n{table.to_string()}"
+        assert numeric[-1] == table.columns[-1], (
+            f"the table's last column {table.columns[-1]!r} is not the running result:\n"
+            f"{table.to_string()}"
+        )
+        return float(table[numeric[-1]].iloc[-1])
+
+    return last
+
+
+class TrecCase:
+    """Seeded judgments and a run in pytrec_eval's dict form, plus the ranked lists rankedu sees.
+
+    Built to hit trec_eval's corner cases: tied scores, runs shorter than the cutoffs, queries
+    with no relevant document, judged documents the run never retrieved, unjudged documents the
+    run did retrieve, and grades 0..4. Document ids are ``d0``, ``d1``, … ``d29`` so that the
+    string order trec_eval uses to break ties (``"d9" > "d10"``) differs from the numeric one.
+    """
+
+    def __init__(self, seed=20240611, n_queries=150):
+        rng = np.random.default_rng(seed)
+        self.qrels, self.run = {}, {}
+        for q in range(n_queries):
+            qid = f"q{q}"
+            docs = [f"d{j}" for j in rng.permutation(30)]
+            n_judged = int(rng.integers(1, 16))
+            judged = docs[:n_judged]
+            if q % 5 == 0:
+                grades = np.zeros(n_judged, dtype=int)  # a query with no relevant document
+            else:
+                grades = rng.integers(0, 5, size=n_judged)
+            self.qrels[qid] = {d: int(g) for d, g in zip(judged, grades)}
+            n_retrieved = int(rng.integers(1, 21))
+            retrieved = rng.choice(docs, size=n_retrieved, replace=False)
+            # Half-point scores on a small range, so that many scores tie.
+            scores = rng.integers(0, 8, size=n_retrieved) / 2.0
+            self.run[qid] = {str(d): float(s) for d, s in zip(retrieved, scores)}
+
+    def ranked(self, qid):
+        """(rels, pool, n_relevant) of one query, ranked the way trec_eval ranks.
+
+        trec_eval sorts by score descending and breaks ties by docno descending (string
+        comparison); unjudged documents have grade 0; the pool is every judged grade; a document
+        is relevant at grade >= 1.
+        """
+        qrels = self.qrels[qid]
+        order = sorted(self.run[qid].items(), key=lambda item: (item[1], item[0]), reverse=True)
+        rels = [qrels.get(docno, 0) for docno, _ in order]
+        pool = list(qrels.values())
+        n_relevant = sum(g >= 1 for g in pool)
+        return rels, pool, n_relevant
+
+    def trec_eval(self, measures):
+        """pytrec_eval's per-query results for ``measures`` (trec_eval names)."""
+        import pytrec_eval
+
+        return pytrec_eval.RelevanceEvaluator(self.qrels, set(measures)).evaluate(self.run)
+
+
+@pytest.fixture(scope="session")
+def trec_case():
+    return TrecCase()

@@ -1,0 +1,154 @@
+"""Tests of rankedu/cascade.py: the cascade model, ERR and cascade_metric.
+
+Written from CONTRACT.md and the seed posts (000 and 002 state ERR), independently of the
+implementation.
+"""
+
+import math
+
+import numpy as np
+import pytest
+from hypothesis import given
+from hypothesis import strategies as st
+
+import rankedu as rk
+
+SEED_RELS = (3, 2, 3, 0, 1, 2)
+
+
+def stop_probabilities(rels, max_grade):
+    """R(g) = (2^g - 1) / 2^max_grade and PP_r = prod_{i<r} (1 - R_i) R_r, written out."""
+    satisfied = [(2**g - 1) / 2**max_grade for g in rels]
+    stops, reach = [], 1.0
+    for r in satisfied:
+        stops.append(reach * r)
+        reach *= 1 - r
+    return satisfied, stops
+
+
+def direct_err(rels, max_grade, k=None):
+    _, stops = stop_probabilities(rels[: k or len(rels)], max_grade)
+    return sum(pp / r for r, pp in enumerate(stops, start=1))
+
+
+@st.composite
+def graded_with_max(draw):
+    max_grade = draw(st.integers(1, 4))
+    rels = draw(st.lists(st.integers(0, max_grade), min_size=1, max_size=12))
+    return rels, max_grade
+
+
+cutoffs = st.one_of(st.none(), st.integers(1, 15))
+
+
+def test_err_of_two_documents_by_hand():
+    # R = 1/4 and 3/4; ERR = 1 * 1/4 + 1/2 * (1 - 1/4) * 3/4.
+    assert rk.err((1, 2), max_grade=2) == pytest.approx(0.25 + 0.5 * 0.75 * 0.75, abs=1e-12)
+
+
+def test_err_of_the_seed_003_list_matches_the_formula():
+    assert rk.err(SEED_RELS, max_grade=3) == pytest.approx(direct_err(SEED_RELS, 3), abs=1e-12)
+    assert rk.err(SEED_RELS, 3, max_grade=3) == pytest.approx(direct_err(SEED_RELS, 3, 3), abs=1e-12)
+
+
+def test_err_of_a_perfect_first_document_at_max_grade_4_is_15_16():
+    # R(4) = 15/16 with max_grade 4: even a perfect document leaves a chance to go on.
+    assert rk.err((4,), max_grade=4) == pytest.approx(15 / 16, abs=1e-12)
+    assert rk.err((4, 4), max_grade=4) == pytest.approx(15 / 16 + (1 / 16) * (15 / 16) / 2, abs=1e-12)
+
+
+def test_err_is_zero_when_nothing_satisfies():
+    assert rk.err((0, 0, 0), max_grade=3) == 0.0
+    assert type(rk.err((0, 0, 0), max_grade=3)) is float
+
+
+def test_err_depends_on_max_grade():
+    assert rk.err((2,), max_grade=2) == pytest.approx(3 / 4, abs=1e-12)
+    assert rk.err((2,), max_grade=4) == pytest.approx(3 / 16, abs=1e-12)
+
+
+def test_cascade_metric_with_phi_one_is_the_probability_of_stopping_at_all():
+    satisfied, _ = stop_probabilities(SEED_RELS, 3)
+    expected = 1 - math.prod(1 - r for r in satisfied)
+    assert rk.cascade_metric(SEED_RELS, lambda r: 1.0, max_grade=3) == pytest.approx(expected, abs=1e-12)
+
+
+def test_cascade_metric_calls_phi_with_ranks_from_1():
+    seen = []
+
+    def phi(r):
+        seen.append(r)
+        return 1.0 if r == 3 else 0.0
+
+    _, stops = stop_probabilities(SEED_RELS, 3)
+    assert rk.cascade_metric(SEED_RELS, phi, max_grade=3) == pytest.approx(stops[2], abs=1e-12)
+    assert sorted(set(int(r) for r in seen)) == [1, 2, 3, 4, 5, 6]
+
+
+def test_seed_000_phi_log2_discount_does_not_make_err_into_dcg():
+    # Seed 000 says phi(r) = 1/log2(r+1) turns the cascade metric into DCG. It does not:
+    # the stopping probabilities still weigh each rank.
+    phi = lambda r: 1 / math.log2(r + 1)  # noqa: E731
+    cascade = rk.cascade_metric(SEED_RELS, phi, max_grade=3)
+    _, stops = stop_probabilities(SEED_RELS, 3)
+    assert cascade == pytest.approx(sum(pp * phi(r) for r, pp in enumerate(stops, 1)), abs=1e-12)
+    assert cascade != pytest.approx(rk.dcg(SEED_RELS))
+    assert cascade != pytest.approx(rk.ndcg(SEED_RELS))
+    assert 0.0 <= cascade <= 1.0
+
+
+def test_explain_err_has_one_row_per_rank_with_r_and_pp(column_like, running_result):
+    explanation = rk.explain.err(SEED_RELS, max_grade=3)
+    table = explanation.table
+    satisfied, stops = stop_probabilities(SEED_RELS, 3)
+    assert len(table) == 6
+    column_like(table, SEED_RELS)
+    column_like(table, satisfied)
+    column_like(table, stops)
+    column_like(table, np.cumsum([pp / r for r, pp in enumerate(stops, 1)]))
+    assert running_result(table) == pytest.approx(direct_err(SEED_RELS, 3), abs=1e-12)
+
+
+def test_explain_cascade_metric_ends_in_the_value(running_result):
+    phi = lambda r: 1 / math.log2(r + 1)  # noqa: E731
+    explanation = rk.explain.cascade_metric(SEED_RELS, phi, max_grade=3)
+    assert explanation.value == pytest.approx(rk.cascade_metric(SEED_RELS, phi, max_grade=3), abs=1e-12)
+    assert running_result(explanation.table) == pytest.approx(explanation.value, abs=1e-12)
+
+
+# --- properties ---------------------------------------------------------------------------
+
+
+@given(graded_with_max(), cutoffs)
+def test_err_equals_cascade_metric_with_phi_one_over_r(case, k):
+    rels, max_grade = case
+    assert rk.err(rels, k, max_grade=max_grade) == pytest.approx(
+        rk.cascade_metric(rels, lambda r: 1 / r, k, max_grade=max_grade), abs=1e-12
+    )
+
+
+@given(graded_with_max(), cutoffs)
+def test_err_matches_the_formula_and_lies_in_0_1(case, k):
+    rels, max_grade = case
+    value = rk.err(rels, k, max_grade=max_grade)
+    assert value == pytest.approx(direct_err(rels, max_grade, k), abs=1e-12)
+    assert 0.0 <= value <= 1.0
+
+
+@given(graded_with_max(), cutoffs)
+def test_explain_values_equal_the_functions(case, k):
+    rels, max_grade = case
+    assert abs(rk.explain.err(rels, k, max_grade=max_grade).value - rk.err(rels, k, max_grade=max_grade)) <= 1e-12
+    phi = lambda r: 1 / r**2  # noqa: E731
+    assert abs(rk.explain.cascade_metric(rels, phi, k, max_grade=max_grade).value
+               - rk.cascade_metric(rels, phi, k, max_grade=max_grade)) <= 1e-12
+
+
+@pytest.mark.parametrize("convert", [list, tuple, np.array, lambda x: np.array(x, dtype=float)],
+                         ids=["list", "tuple", "int-array", "float-array"])
+def test_lists_tuples_and_arrays_give_the_same_float(convert):
+    value = rk.err(convert(list(SEED_RELS)), max_grade=3)
+    cascade = rk.cascade_metric(convert(list(SEED_RELS)), lambda r: 1.0, max_grade=3)
+    assert type(value) is float and type(cascade) is float
+    assert value == rk.err(list(SEED_RELS), max_grade=3)
+    assert cascade == rk.cascade_metric(list(SEED_RELS), lambda r: 1.0, max_grade=3)

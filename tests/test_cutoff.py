@@ -1,0 +1,157 @@
+"""Tests of rankedu/cutoff.py: precision and recall at a cutoff, R-precision.
+
+Written from CONTRACT.md and the seed posts, independently of the implementation.
+"""
+
+import numpy as np
+import pytest
+from hypothesis import given
+from hypothesis import strategies as st
+
+import rankedu as rk
+
+# Seed 000, query 1: relevant at ranks 1, 2, 4, 7 of four relevant documents.
+QUERY1 = (1, 1, 0, 1, 0, 0, 1)
+# Seed 000, query 2: relevant at ranks 1, 3, 5 of five relevant documents.
+QUERY2 = (1, 0, 1, 0, 1)
+
+graded = st.lists(st.integers(0, 4), min_size=1, max_size=15)
+
+
+def test_precision_at_k_is_relevant_in_the_top_k_over_k():
+    assert rk.precision_at_k(QUERY1, 1) == 1.0
+    assert rk.precision_at_k(QUERY1, 4) == 0.75
+    assert rk.precision_at_k(QUERY1, 7) == pytest.approx(4 / 7, abs=1e-12)
+
+
+def test_precision_at_k_counts_ranks_past_the_end_as_non_relevant():
+    assert rk.precision_at_k(QUERY2, 10) == pytest.approx(3 / 10, abs=1e-12)
+    assert rk.precision_at_k((1,), 5) == pytest.approx(1 / 5, abs=1e-12)
+
+
+def test_precision_at_k_uses_the_threshold():
+    rels = (3, 1, 2, 0)
+    assert rk.precision_at_k(rels, 4) == 0.75
+    assert rk.precision_at_k(rels, 4, threshold=2) == 0.5
+    assert rk.precision_at_k(rels, 4, threshold=3) == 0.25
+
+
+def test_recall_at_k_divides_by_n_relevant():
+    assert rk.recall_at_k(QUERY2, 3, n_relevant=5) == pytest.approx(2 / 5, abs=1e-12)
+    assert rk.recall_at_k(QUERY2, 100, n_relevant=5) == pytest.approx(3 / 5, abs=1e-12)
+
+
+def test_recall_at_k_n_relevant_defaults_to_the_relevant_in_rels():
+    assert rk.recall_at_k(QUERY2, 3) == pytest.approx(2 / 3, abs=1e-12)
+    assert rk.recall_at_k(QUERY2, 5) == 1.0
+
+
+def test_recall_at_k_is_zero_when_there_is_no_relevant_document():
+    assert rk.recall_at_k((0, 0), 2) == 0.0
+    assert rk.recall_at_k((0, 0), 2, n_relevant=0) == 0.0
+    assert type(rk.recall_at_k((0, 0), 2)) is float
+
+
+def test_r_precision_is_precision_at_rank_n_relevant():
+    assert rk.r_precision(QUERY1, n_relevant=4) == 0.75
+    assert rk.r_precision(QUERY2, n_relevant=5) == pytest.approx(3 / 5, abs=1e-12)
+    # Seven relevant of which four are retrieved: ranks past the end count as non-relevant.
+    assert rk.r_precision(QUERY1, n_relevant=9) == pytest.approx(4 / 9, abs=1e-12)
+
+
+def test_r_precision_n_relevant_defaults_to_the_relevant_in_rels():
+    assert rk.r_precision(QUERY2) == pytest.approx(2 / 3, abs=1e-12)
+
+
+def test_r_precision_is_zero_when_there_is_no_relevant_document():
+    # trec_eval's Rprec is 0 for a query without relevant documents.
+    assert rk.r_precision((0, 0, 0)) == 0.0
+    assert rk.r_precision((0, 0, 0), n_relevant=0) == 0.0
+
+
+def test_seed_002_precision_and_recall_at_k():
+    rels = (1, 0, 1, 0, 0, 1)
+    assert rk.precision_at_k(rels, 3) == pytest.approx(2 / 3, abs=1e-12)
+    assert rk.recall_at_k(rels, 3) == pytest.approx(2 / 3, abs=1e-12)
+    assert rk.recall_at_k(rels, 6) == 1.0
+
+
+def test_explain_precision_at_k_has_one_row_per_rank_ending_in_the_value(column_like, running_result):
+    explanation = rk.explain.precision_at_k(QUERY1, 4)
+    table = explanation.table
+    assert len(table) == 4
+    column_like(table, QUERY1[:4])
+    assert running_result(table) == pytest.approx(0.75, abs=1e-12)
+    assert explanation.value == 0.75
+
+
+def test_explain_recall_at_k_ends_in_the_value(column_like, running_result):
+    explanation = rk.explain.recall_at_k(QUERY2, 3, n_relevant=5)
+    assert len(explanation.table) == 3
+    column_like(explanation.table, QUERY2[:3])
+    assert running_result(explanation.table) == pytest.approx(2 / 5, abs=1e-12)
+
+
+def test_explain_r_precision_ends_in_the_value(running_result):
+    explanation = rk.explain.r_precision(QUERY1, n_relevant=4)
+    assert len(explanation.table) == 4
+    assert running_result(explanation.table) == pytest.approx(0.75, abs=1e-12)
+
+
+# --- properties -----------------------------------------------------------------------------
+
+
+@given(graded, st.integers(1, 20), st.integers(1, 4))
+def test_precision_at_k_times_k_is_an_integer(rels, k, threshold):
+    value = rk.precision_at_k(rels, k, threshold=threshold)
+    count = value * k
+    assert count == pytest.approx(round(count), abs=1e-9)
+    assert round(count) == sum(g >= threshold for g in rels[:k])
+
+
+@given(graded, st.integers(0, 5))
+def test_recall_at_k_is_monotone_in_k(rels, missing):
+    n_relevant = sum(g >= 1 for g in rels) + missing
+    values = [rk.recall_at_k(rels, k, n_relevant=n_relevant) for k in range(1, len(rels) + 3)]
+    assert all(a <= b for a, b in zip(values, values[1:]))
+    assert all(0.0 <= v <= 1.0 for v in values)
+
+
+@given(graded, st.integers(1, 20), st.integers(0, 5))
+def test_explain_values_equal_the_functions(rels, k, missing):
+    n_relevant = sum(g >= 1 for g in rels) + missing
+    assert abs(rk.explain.precision_at_k(rels, k).value - rk.precision_at_k(rels, k)) <= 1e-12
+    assert abs(rk.explain.recall_at_k(rels, k, n_relevant=n_relevant).value
+               - rk.recall_at_k(rels, k, n_relevant=n_relevant)) <= 1e-12
+    assert abs(rk.explain.r_precision(rels, n_relevant=n_relevant).value
+               - rk.r_precision(rels, n_relevant=n_relevant)) <= 1e-12
+
+
+@pytest.mark.parametrize("convert", [list, tuple, np.array, lambda x: np.array(x, dtype=float)],
+                         ids=["list", "tuple", "int-array", "float-array"])
+def test_lists_tuples_and_arrays_give_the_same_float(convert):
+    rels = convert(list(QUERY1))
+    results = [rk.precision_at_k(rels, 4), rk.recall_at_k(rels, 4, n_relevant=6),
+               rk.r_precision(rels, n_relevant=5)]
+    assert all(type(v) is float for v in results)
+    assert results == [rk.precision_at_k(list(QUERY1), 4), rk.recall_at_k(list(QUERY1), 4, n_relevant=6),
+                       rk.r_precision(list(QUERY1), n_relevant=5)]
+
+
+# --- trec_eval (pytrec_eval) ------------------------------------------------------------------
+# rankedu sees each query's grades in trec_eval's ranking order (score descending, ties broken
+# by docno descending; built in conftest.TrecCase.ranked) and n_relevant = judged relevant count.
+
+
+def test_precision_recall_and_rprec_agree_with_trec_eval(trec_case):
+    results = trec_case.trec_eval({"P.1,5,10,20,30", "recall.1,5,10,20,30", "Rprec"})
+    for qid, measures in results.items():
+        rels, _, n_relevant = trec_case.ranked(qid)
+        for k in (1, 5, 10, 20, 30):
+            assert rk.precision_at_k(rels, k) == pytest.approx(measures[f"P_{k}"], abs=1e-12), (qid, k)
+            assert rk.recall_at_k(rels, k, n_relevant=n_relevant) == pytest.approx(
+                measures[f"recall_{k}"], abs=1e-12
+            ), (qid, k)
+        assert rk.r_precision(rels, n_relevant=n_relevant) == pytest.approx(
+            measures["Rprec"], abs=1e-12
+        ), qid

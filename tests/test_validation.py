@@ -1,0 +1,285 @@
+"""Bad input: every case of CONTRACT.md's "Bad input" for every public function it applies to.
+
+The contract: a bad argument raises ``ValueError`` (or ``TypeError`` for a wrong type) whose
+message names the argument. So a wrong *value* (NaN, infinity, ``k < 1``, different lengths, a
+grade above ``max_grade``, an unknown option, a single class, a label other than 0/1) must be a
+``ValueError``; a wrong *type* (a non-integer ``k``, strings, a 2-D array) may be either. Each
+case runs against the function and against its ``rk.explain`` counterpart.
+"""
+
+import math
+
+import numpy as np
+import pytest
+
+import rankedu as rk
+
+VALUE = (ValueError,)
+EITHER = (ValueError, TypeError)
+
+GOOD = [3, 2, 0, 1]
+SCORES = [0.4, 0.3, 0.2, 0.1]
+LABELS = [1, 0, 1, 0]
+GROUPS = ["a", "a", "b", "b"]
+PHI = lambda r: 1 / r  # noqa: E731
+
+
+# Every metric that takes ranked grades, as call(module, rels).
+RELS_METRICS = {
+    "precision_at_k": lambda m, rels: m.precision_at_k(rels, 3),
+    "recall_at_k": lambda m, rels: m.recall_at_k(rels, 3),
+    "r_precision": lambda m, rels: m.r_precision(rels),
+    "average_precision": lambda m, rels: m.average_precision(rels),
+    "reciprocal_rank": lambda m, rels: m.reciprocal_rank(rels),
+    "cumulative_gain": lambda m, rels: m.cumulative_gain(rels),
+    "dcg": lambda m, rels: m.dcg(rels),
+    "ndcg": lambda m, rels: m.ndcg(rels),
+    "err": lambda m, rels: m.err(rels, max_grade=3),
+    "cascade_metric": lambda m, rels: m.cascade_metric(rels, PHI, max_grade=3),
+    "mean_average_precision": lambda m, rels: m.mean_average_precision([GOOD, rels]),
+    "mean_reciprocal_rank": lambda m, rels: m.mean_reciprocal_rank([GOOD, rels]),
+}
+
+CUTOFF_METRICS = {
+    "precision_at_k": lambda m, k: m.precision_at_k(GOOD, k),
+    "recall_at_k": lambda m, k: m.recall_at_k(GOOD, k),
+    "cumulative_gain": lambda m, k: m.cumulative_gain(GOOD, k),
+    "dcg": lambda m, k: m.dcg(GOOD, k),
+    "idcg": lambda m, k: m.idcg(GOOD, k),
+    "ndcg": lambda m, k: m.ndcg(GOOD, k),
+    "err": lambda m, k: m.err(GOOD, k, max_grade=3),
+    "cascade_metric": lambda m, k: m.cascade_metric(GOOD, PHI, k, max_grade=3),
+}
+
+# (id, call(module, bad sequence), argument name) for every numeric sequence argument.
+SEQUENCE_ARGUMENTS = [
+    *[(f"{name}-rels", call, "rels") for name, call in RELS_METRICS.items()],
+    ("idcg-pool", lambda m, x: m.idcg(x), "pool"),
+    ("ndcg-pool", lambda m, x: m.ndcg(GOOD, pool=x), "pool"),
+    ("pair_ratio-grades", lambda m, x: m.pair_ratio(x, SCORES), "grades"),
+    ("pair_ratio-scores", lambda m, x: m.pair_ratio(GOOD, x), "scores"),
+    ("roc_auc-scores", lambda m, x: m.roc_auc(LABELS, x), "scores"),
+    ("gauc-scores", lambda m, x: m.gauc(GROUPS, LABELS, x), "scores"),
+]
+
+LABEL_ARGUMENTS = [
+    ("roc_auc-labels", lambda m, x: m.roc_auc(x, SCORES), "labels"),
+    ("gauc-labels", lambda m, x: m.gauc(GROUPS, x, SCORES), "labels"),
+    *[
+        (f"{name}-{arg}", (lambda name, arg: lambda m, x: getattr(m, name)(
+            x if arg == "y_true" else LABELS, x if arg == "y_pred" else LABELS))(name, arg), arg)
+        for name in ("confusion_matrix", "accuracy", "precision", "recall", "true_positive_rate",
+                     "false_positive_rate", "f_beta")
+        for arg in ("y_true", "y_pred")
+    ],
+]
+
+MODULES = [pytest.param(rk, id="function"), pytest.param(rk.explain, id="explain")]
+
+
+def check(call, module, bad, name, allowed):
+    with pytest.raises(allowed) as info:
+        call(module, bad)
+    assert name in str(info.value), f"message {str(info.value)!r} does not name {name!r}"
+
+
+def skip_if_no_explain(module, case_id):
+    name = case_id.split("-")[0]
+    if module is rk.explain and name == "confusion_matrix" and not hasattr(rk.explain, name):
+        pytest.skip("confusion_matrix is not a metric with a value")
+
+
+# --- NaN and infinity ----------------------------------------------------------------------
+
+
+@pytest.mark.parametrize("module", MODULES)
+@pytest.mark.parametrize("bad_value", [math.nan, math.inf, -math.inf], ids=["nan", "inf", "-inf"])
+@pytest.mark.parametrize("case_id, call, name", SEQUENCE_ARGUMENTS, ids=[c[0] for c in SEQUENCE_ARGUMENTS])
+def test_nan_or_infinite_grade_or_score_raises_value_error_naming_it(module, bad_value, case_id, call, name):
+    bad = [3, bad_value, 0, 1] if name != "scores" else [0.4, bad_value, 0.2, 0.1]
+    check(call, module, bad, name, VALUE)
+
+
+@pytest.mark.parametrize("module", MODULES)
+@pytest.mark.parametrize("case_id, call, name", SEQUENCE_ARGUMENTS, ids=[c[0] for c in SEQUENCE_ARGUMENTS])
+def test_nan_in_a_numpy_array_raises_too(module, case_id, call, name):
+    check(call, module, np.array([1.0, np.nan, 0.0, 1.0]), name, VALUE)
+
+
+# --- wrong kinds of sequence -----------------------------------------------------------------
+
+
+@pytest.mark.parametrize("module", MODULES)
+@pytest.mark.parametrize("case_id, call, name", SEQUENCE_ARGUMENTS + LABEL_ARGUMENTS,
+                         ids=[c[0] for c in SEQUENCE_ARGUMENTS + LABEL_ARGUMENTS])
+def test_two_dimensional_input_raises_naming_the_argument(module, case_id, call, name):
+    skip_if_no_explain(module, case_id)
+    check(call, module, np.array([[1, 0], [0, 1]]), name, EITHER)
+
+
+@pytest.mark.parametrize("module", MODULES)
+@pytest.mark.parametrize("bad", [["3", "2", "0", "1"], ["a", "b", "c", "d"], "3201"],
+                         ids=["digit-strings", "letters", "one-string"])
+@pytest.mark.parametrize("case_id, call, name", SEQUENCE_ARGUMENTS + LABEL_ARGUMENTS,
+                         ids=[c[0] for c in SEQUENCE_ARGUMENTS + LABEL_ARGUMENTS])
+def test_strings_as_grades_scores_or_labels_raise_naming_the_argument(module, bad, case_id, call, name):
+    skip_if_no_explain(module, case_id)
+    check(call, module, bad, name, EITHER)
+
+
+@pytest.mark.parametrize("module", MODULES)
+@pytest.mark.parametrize("case_id, call, name", LABEL_ARGUMENTS, ids=[c[0] for c in LABEL_ARGUMENTS])
+@pytest.mark.parametrize("bad", [[1, 0, 2, 0], [1, 0, -1, 0], [1, 0, 0.5, 0]], ids=["2", "-1", "0.5"])
+def test_labels_other_than_0_and_1_raise_value_error(module, case_id, call, name, bad):
+    skip_if_no_explain(module, case_id)
+    check(call, module, bad, name, VALUE)
+
+
+@pytest.mark.parametrize("module", MODULES)
+@pytest.mark.parametrize("case_id, call, name", LABEL_ARGUMENTS, ids=[c[0] for c in LABEL_ARGUMENTS])
+def test_nan_labels_raise_value_error(module, case_id, call, name):
+    skip_if_no_explain(module, case_id)
+    check(call, module, [1, 0, math.nan, 0], name, VALUE)
+
+
+# --- the cutoff k ------------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize("module", MODULES)
+@pytest.mark.parametrize("k", [0, -1, -10])
+@pytest.mark.parametrize("name, call", CUTOFF_METRICS.items(), ids=list(CUTOFF_METRICS))
+def test_k_below_1_raises_value_error_naming_k(module, k, name, call):
+    check(call, module, k, "k", VALUE)
+
+
+@pytest.mark.parametrize("module", MODULES)
+@pytest.mark.parametrize("k", [2.5, "3", True, np.float64(2.5), [3]], ids=["2.5", "'3'", "True", "np2.5", "[3]"])
+@pytest.mark.parametrize("name, call", CUTOFF_METRICS.items(), ids=list(CUTOFF_METRICS))
+def test_non_integer_k_raises_naming_k(module, k, name, call):
+    check(call, module, k, "k", EITHER)
+
+
+# --- lengths ------------------------------------------------------------------------------------
+
+LENGTH_CASES = [
+    ("pair_ratio", lambda m: m.pair_ratio([3, 2, 1], [0.1, 0.2]), ("grades", "scores")),
+    ("roc_auc", lambda m: m.roc_auc([1, 0, 1], [0.1, 0.2]), ("labels", "scores")),
+    ("gauc-labels", lambda m: m.gauc(["a", "a", "a"], [1, 0], [0.1, 0.2, 0.3]), ("groups", "labels")),
+    ("gauc-scores", lambda m: m.gauc(["a", "a"], [1, 0], [0.1, 0.2, 0.3]), ("labels", "scores")),
+    *[
+        (name, (lambda name: lambda m: getattr(m, name)([1, 0, 1], [1, 0]))(name), ("y_true", "y_pred"))
+        for name in ("confusion_matrix", "accuracy", "precision", "recall", "true_positive_rate",
+                     "false_positive_rate", "f_beta")
+    ],
+]
+
+
+@pytest.mark.parametrize("module", MODULES)
+@pytest.mark.parametrize("case_id, call, names", LENGTH_CASES, ids=[c[0] for c in LENGTH_CASES])
+def test_sequences_of_different_lengths_raise_value_error_naming_both(module, case_id, call, names):
+    skip_if_no_explain(module, case_id)
+    with pytest.raises(ValueError) as info:
+        call(module)
+    for name in names:
+        assert name in str(info.value), f"message {str(info.value)!r} does not name {name!r}"
+
+
+@pytest.mark.parametrize("module", MODULES)
+def test_map_with_one_n_relevant_per_query_of_the_wrong_length_raises(module):
+    with pytest.raises(ValueError, match="n_relevant"):
+        module.mean_average_precision([GOOD, GOOD], n_relevant=[3])
+
+
+# --- max_grade ----------------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize("module", MODULES)
+@pytest.mark.parametrize("name", ["err", "cascade_metric"])
+def test_a_grade_above_max_grade_raises_value_error(module, name):
+    call = (lambda m: m.err([1, 4, 0], max_grade=3)) if name == "err" else (
+        lambda m: m.cascade_metric([1, 4, 0], PHI, max_grade=3))
+    with pytest.raises(ValueError, match="max_grade|rels"):
+        call(module)
+
+
+@pytest.mark.parametrize("module", MODULES)
+def test_max_grade_is_required(module):
+    with pytest.raises(TypeError):
+        module.err([1, 0])
+
+
+# --- unknown options ----------------------------------------------------------------------------
+
+OPTION_CASES = [
+    ("dcg-gain", lambda m: m.dcg(GOOD, gain="exp"), "gain"),
+    ("dcg-discount", lambda m: m.dcg(GOOD, discount="log"), "discount"),
+    ("idcg-gain", lambda m: m.idcg(GOOD, gain="quadratic"), "gain"),
+    ("idcg-discount", lambda m: m.idcg(GOOD, discount="ln"), "discount"),
+    ("ndcg-gain", lambda m: m.ndcg(GOOD, gain="Linear"), "gain"),
+    ("ndcg-discount", lambda m: m.ndcg(GOOD, discount="Jarvelin"), "discount"),
+    ("gauc-weight", lambda m: m.gauc(GROUPS, LABELS, SCORES, weight="views"), "weight"),
+]
+
+
+@pytest.mark.parametrize("module", MODULES)
+@pytest.mark.parametrize("case_id, call, name", OPTION_CASES, ids=[c[0] for c in OPTION_CASES])
+def test_unknown_option_raises_value_error_naming_it(module, case_id, call, name):
+    with pytest.raises(ValueError) as info:
+        call(module)
+    assert name in str(info.value), f"message {str(info.value)!r} does not name {name!r}"
+
+
+# --- a single class -----------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize("module", MODULES)
+@pytest.mark.parametrize("labels", [[1, 1, 1], [0, 0, 0]], ids=["all-positive", "all-negative"])
+def test_roc_auc_of_a_single_class_raises_value_error_naming_labels(module, labels):
+    with pytest.raises(ValueError, match="labels"):
+        module.roc_auc(labels, [0.3, 0.2, 0.1])
+
+
+@pytest.mark.parametrize("module", MODULES)
+def test_gauc_without_any_group_holding_both_classes_raises_value_error(module):
+    with pytest.raises(ValueError, match="labels|groups"):
+        module.gauc(["a", "a", "b"], [1, 1, 0], [0.3, 0.2, 0.1])
+
+
+# --- counts -------------------------------------------------------------------------------------
+
+COUNT_CASES = [
+    ("recall_at_k", lambda m, n: m.recall_at_k(GOOD, 2, n_relevant=n)),
+    ("r_precision", lambda m, n: m.r_precision(GOOD, n_relevant=n)),
+    ("average_precision", lambda m, n: m.average_precision(GOOD, n_relevant=n)),
+    ("mean_average_precision", lambda m, n: m.mean_average_precision([GOOD], n_relevant=[n])),
+]
+
+
+@pytest.mark.parametrize("module", MODULES)
+@pytest.mark.parametrize("case_id, call", COUNT_CASES, ids=[c[0] for c in COUNT_CASES])
+def test_negative_n_relevant_raises_value_error_naming_it(module, case_id, call):
+    with pytest.raises(ValueError, match="n_relevant"):
+        call(module, -1)
+
+
+@pytest.mark.parametrize("module", MODULES)
+@pytest.mark.parametrize("case_id, call", COUNT_CASES, ids=[c[0] for c in COUNT_CASES])
+@pytest.mark.parametrize("n", [2.5, "3", math.nan], ids=["2.5", "'3'", "nan"])
+def test_non_integer_n_relevant_raises_naming_it(module, case_id, call, n):
+    with pytest.raises(EITHER, match="n_relevant"):
+        call(module, n)
+
+
+@pytest.mark.parametrize("module", MODULES)
+@pytest.mark.parametrize("threshold", [math.nan, math.inf], ids=["nan", "inf"])
+def test_non_finite_threshold_raises_value_error_naming_it(module, threshold):
+    with pytest.raises(ValueError, match="threshold"):
+        module.precision_at_k(GOOD, 2, threshold=threshold)
+
+
+def test_nothing_is_silently_dropped_from_a_list_with_a_nan():
+    # A NaN grade must not be read as "not relevant" and give a number.
+    with pytest.raises(ValueError):
+        rk.precision_at_k([1, math.nan], 2)
+    with pytest.raises(ValueError):
+        rk.roc_auc([1, 0], [0.5, math.nan])
