@@ -14,9 +14,11 @@ import numpy as np
 import rankedu as rk
 
 __all__ = [
+    "average_precision_steps",
     "discount_values",
     "gain_values",
     "plot_discounts",
+    "plot_average_precision_area",
     "plot_gains",
     "plot_precision_recall_at_k",
     "plot_precision_recall_curve",
@@ -234,6 +236,67 @@ def plot_precision_recall_curve(rels, *, n_relevant=None, threshold=1, interpola
         # For r in (R@(k-1), R@k] the best precision at recall >= r is the one of rank k on.
         ax.step(np.r_[0.0, recall], np.r_[best[:1], best], where="pre", linestyle="--",
                 label="interpolated precision")
+    ax.set_xlabel("recall")
+    ax.set_ylabel("precision")
+    ax.set_xlim(0, 1.02)
+    ax.set_ylim(0, 1.05)
+    ax.legend()
+    return ax
+
+
+def average_precision_steps(rels, *, n_relevant=None, threshold=1):
+    """The step curve p(r) whose area is AP: its heights and the recall edges between them.
+
+    Each relevant document raises recall by 1/R; over the recall interval it opens, p(r) is
+    the precision at that document's rank. Past the recall the list reaches, p(r) is 0 (the
+    relevant documents never retrieved).
+
+    Returns
+    -------
+    heights, edges : numpy.ndarray of float
+        ``len(edges) == len(heights) + 1``; edges run from 0 to 1.
+
+    Examples
+    --------
+    >>> heights, edges = average_precision_steps([1, 0, 1], n_relevant=4)
+    >>> heights.tolist(), edges.tolist()
+    ([1.0, 0.6666666666666666, 0.0], [0.0, 0.25, 0.5, 1.0])
+    >>> float(np.sum(heights * np.diff(edges)))  # the area: AP = (1 + 2/3) / 4
+    0.41666666666666663
+    """
+    precision, recall = rk.precision_recall_curve(rels, n_relevant=n_relevant, threshold=threshold)
+    raised = np.diff(np.r_[0.0, recall]) > 0
+    heights, edges = precision[raised], np.r_[0.0, recall[raised]]
+    if edges[-1] < 1:
+        heights, edges = np.r_[heights, 0.0], np.r_[edges, 1.0]
+    return heights, edges
+
+
+def plot_average_precision_area(rels, *, n_relevant=None, threshold=1, ax=None):
+    """Shade the area under the step curve p(r) of a ranking, which is its AP.
+
+    Parameters
+    ----------
+    rels : sequence of float
+        Grades of the retrieved documents in rank order, rank 1 first.
+    n_relevant : int >= 0, optional
+        R, the relevant documents of the query, retrieved or not.
+    threshold : float, default 1
+        A document is relevant when its grade is at least this.
+    ax : matplotlib Axes, optional
+        Where to draw (for instance over :func:`plot_precision_recall_curve`); a new figure's
+        axes by default.
+
+    Returns
+    -------
+    matplotlib Axes
+        One filled step patch from :func:`average_precision_steps`, labelled with
+        ``rk.average_precision`` to 4 decimals.
+    """
+    ax = _axes(ax)
+    heights, edges = average_precision_steps(rels, n_relevant=n_relevant, threshold=threshold)
+    value = rk.average_precision(rels, n_relevant=n_relevant, threshold=threshold)
+    ax.stairs(heights, edges, fill=True, alpha=0.3, label=f"area under p(r) = AP = {value:.4f}")
     ax.set_xlabel("recall")
     ax.set_ylabel("precision")
     ax.set_xlim(0, 1.02)

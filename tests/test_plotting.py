@@ -111,3 +111,35 @@ def test_plot_roc_never_calls_show(monkeypatch):
 
     monkeypatch.setattr(plt, "show", refuse)
     plotting.plot_roc([1, 0], [0.7, 0.2])
+
+
+@pytest.mark.parametrize(
+    "rels, n_relevant",
+    [((1, 1, 0, 1, 0, 0, 1), 4), ((1, 0, 1, 0, 1), 5), ((1, 0, 1, 0, 0, 1), None), ((0, 0), 3), ((0,), None)],
+)
+def test_the_area_under_the_average_precision_steps_is_rk_average_precision(rels, n_relevant):
+    import rankedu as rk
+
+    heights, edges = plotting.average_precision_steps(rels, n_relevant=n_relevant)
+    assert len(edges) == len(heights) + 1 and edges[0] == 0.0 and edges[-1] == 1.0
+    assert np.all(np.diff(edges) > 0)
+    area = float(np.sum(heights * np.diff(edges)))
+    assert area == pytest.approx(rk.average_precision(rels, n_relevant=n_relevant), abs=1e-12)
+
+
+def test_average_precision_steps_of_seed_000_query_2_ends_at_recall_3_5_then_drops_to_0():
+    heights, edges = plotting.average_precision_steps((1, 0, 1, 0, 1), n_relevant=5)
+    np.testing.assert_allclose(heights, [1, 2 / 3, 3 / 5, 0], rtol=1e-12)
+    np.testing.assert_allclose(edges, [0, 0.2, 0.4, 0.6, 1.0], rtol=1e-12)
+
+
+def test_plot_average_precision_area_draws_one_labelled_patch_on_labelled_axes(monkeypatch):
+    import rankedu as rk
+
+    monkeypatch.setattr(plt, "show", lambda: (_ for _ in ()).throw(AssertionError("no show")))
+    _, given = plt.subplots()
+    ax = plotting.plot_average_precision_area((1, 1, 0, 1, 0, 0, 1), n_relevant=4, ax=given)
+    assert ax is given
+    (patch,) = ax.patches
+    assert patch.get_label() == f"area under p(r) = AP = {rk.average_precision((1, 1, 0, 1, 0, 0, 1), n_relevant=4):.4f}"
+    assert ax.get_xlabel() == "recall" and ax.get_ylabel() == "precision"
