@@ -145,6 +145,8 @@ def click_probabilities(attractiveness) -> Explanation:
     P(C_i) and the running probability of a click by rank i. ``value`` is the array
     ``rk.click_probabilities`` returns.
 
+    Examples
+    --------
     >>> import rankedu as rk
     >>> rk.explain.click_probabilities([0.5, 0.5]).table
        i  r_i  P(reach i)  P(C_i)  P(click by i)

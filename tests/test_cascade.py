@@ -152,3 +152,73 @@ def test_lists_tuples_and_arrays_give_the_same_float(convert):
     assert type(value) is float and type(cascade) is float
     assert value == rk.err(list(SEED_RELS), max_grade=3)
     assert cascade == rk.cascade_metric(list(SEED_RELS), lambda r: 1.0, max_grade=3)
+
+
+# --- the cascade model: click probabilities and simulated users (book/cascade_err.ipynb) ---
+
+
+def test_click_probabilities_follow_r_i_times_the_chance_of_reaching_rank_i():
+    r = [0.5, 0.3, 0.6, 0.2, 0.4]
+    expected = [0.5, 0.5 * 0.3, 0.5 * 0.7 * 0.6, 0.5 * 0.7 * 0.4 * 0.2, 0.5 * 0.7 * 0.4 * 0.8 * 0.4]
+    assert np.allclose(rk.click_probabilities(r), expected, rtol=0, atol=1e-15)
+
+
+@given(st.lists(st.floats(0, 1), min_size=0, max_size=12))
+def test_click_probabilities_and_no_click_add_up_to_one(r):
+    clicks = rk.click_probabilities(r)
+    assert len(clicks) == len(r)
+    assert np.all(clicks >= 0)
+    assert math.isclose(float(clicks.sum()) + float(np.prod(1 - np.array(r))), 1.0, abs_tol=1e-12)
+
+
+def test_click_probabilities_are_errs_stopping_probabilities_when_r_is_R_of_the_grade():
+    rels = [3, 2, 3, 0, 1, 2]
+    stops = rk.explain.err(rels, max_grade=4).table
+    r = (2.0 ** np.array(rels) - 1) / 2**4
+    assert np.allclose(rk.click_probabilities(r), stops["PP_r"], rtol=0, atol=1e-15)
+
+
+def test_explain_click_probabilities_value_is_the_function_and_table_ends_in_the_running_sum(
+    column_like, running_result
+):
+    r = [0.5, 0.3, 0.6]
+    explanation = rk.explain.click_probabilities(r)
+    assert np.array_equal(explanation.value, rk.click_probabilities(r))
+    column_like(explanation.table, [1.0, 0.5, 0.35])  # probability of reaching each rank
+    assert math.isclose(running_result(explanation.table), 1 - 0.5 * 0.7 * 0.4, abs_tol=1e-15)
+
+
+@pytest.mark.parametrize("bad", [[0.5, 1.5], [-0.1], [0.2, float("nan")]])
+def test_click_probabilities_reject_attractiveness_outside_0_1_naming_the_argument(bad):
+    with pytest.raises(ValueError, match="attractiveness"):
+        rk.click_probabilities(bad)
+
+
+def test_simulate_cascade_is_reproducible_with_a_seed_and_varies_without_it():
+    r = [0.3, 0.3, 0.3]
+    first = rk.simulate_cascade(r, 1000, seed=1)
+    assert np.array_equal(first, rk.simulate_cascade(r, 1000, seed=1))
+    assert not np.array_equal(first, rk.simulate_cascade(r, 1000, seed=2))
+
+
+def test_simulate_cascade_returns_ranks_from_1_and_0_for_users_who_never_click():
+    clicks = rk.simulate_cascade([0.0, 1.0, 0.5], 500, seed=3)
+    assert set(clicks.tolist()) == {2}  # rank 1 is never clicked, rank 2 always
+    assert set(rk.simulate_cascade([0.0, 0.0], 50, seed=3).tolist()) == {0}
+    assert rk.simulate_cascade([0.5], 0, seed=3).shape == (0,)
+
+
+@pytest.mark.parametrize("seed", [0, 2009, 12345])
+def test_simulated_click_frequencies_are_within_4_standard_errors_of_the_formula(seed):
+    r = [0.5, 0.3, 0.6, 0.2, 0.4]
+    n_users = 50_000
+    clicks = rk.simulate_cascade(r, n_users, seed=seed)
+    frequency = np.bincount(clicks, minlength=len(r) + 1) / n_users
+    p = np.r_[np.prod(1 - np.array(r)), rk.click_probabilities(r)]  # no click, then ranks 1..5
+    standard_error = np.sqrt(p * (1 - p) / n_users)
+    assert np.all(np.abs(frequency - p) < 4 * standard_error)
+
+
+def test_simulate_cascade_rejects_a_negative_number_of_users():
+    with pytest.raises(ValueError, match="n_users"):
+        rk.simulate_cascade([0.5], -1, seed=0)

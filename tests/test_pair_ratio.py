@@ -121,3 +121,94 @@ def test_lists_tuples_and_arrays_give_the_same_float(convert):
     value = rk.pair_ratio(convert(SEED_GRADES), convert(SEED_SCORES))
     assert type(value) is float
     assert value == 2.0
+
+
+# --- Kendall's tau and Goodman and Kruskal's gamma (book/pair_ratio.ipynb) ---
+
+from scipy import stats as _stats
+
+
+def _brute_force_counts(grades, scores):
+    c = d = 0
+    for i, j in itertools.combinations(range(len(grades)), 2):
+        product = (grades[i] - grades[j]) * (scores[i] - scores[j])
+        c += product > 0
+        d += product < 0
+    return c, d
+
+
+graded_lists = st.integers(2, 12).flatmap(
+    lambda n: st.tuples(
+        st.lists(st.integers(0, 3), min_size=n, max_size=n),
+        st.lists(st.integers(0, 5), min_size=n, max_size=n),
+    )
+)
+
+
+@given(graded_lists)
+def test_kendall_tau_b_equals_scipys_default_kendalltau(case):
+    grades, scores = case
+    expected = _stats.kendalltau(grades, scores).statistic
+    if math.isnan(expected):  # scipy gives NaN when every grade or every score is the same
+        assert rk.kendall_tau(grades, scores) == 0.0
+    else:
+        assert math.isclose(rk.kendall_tau(grades, scores), expected, abs_tol=1e-12)
+
+
+@given(graded_lists)
+def test_kendall_tau_a_is_c_minus_d_over_all_pairs(case):
+    grades, scores = case
+    c, d = _brute_force_counts(grades, scores)
+    n_pairs = len(grades) * (len(grades) - 1) / 2
+    assert math.isclose(rk.kendall_tau(grades, scores, variant="a"), (c - d) / n_pairs, abs_tol=1e-12)
+
+
+@given(graded_lists)
+def test_gamma_is_ratio_minus_one_over_ratio_plus_one(case):
+    grades, scores = case
+    c, d = _brute_force_counts(grades, scores)
+    gamma = rk.goodman_kruskal_gamma(grades, scores)
+    assert math.isclose(gamma, (c - d) / (c + d) if c + d else 0.0, abs_tol=1e-12)
+    ratio = rk.pair_ratio(grades, scores)
+    if d > 0:
+        assert math.isclose(gamma, (ratio - 1) / (ratio + 1), abs_tol=1e-12)
+    elif c > 0:
+        assert ratio == math.inf and gamma == 1.0
+
+
+@given(st.permutations(range(8)), st.permutations(range(8)))
+def test_without_ties_tau_a_tau_b_and_gamma_agree(grades, scores):
+    tau_b = rk.kendall_tau(grades, scores)
+    assert math.isclose(tau_b, rk.kendall_tau(grades, scores, variant="a"), abs_tol=1e-12)
+    assert math.isclose(tau_b, rk.goodman_kruskal_gamma(grades, scores), abs_tol=1e-12)
+
+
+def test_with_tied_grades_tau_b_is_smaller_than_gamma():
+    grades, scores = [1, 1, 0, 0], [4, 3, 2, 1]
+    assert rk.goodman_kruskal_gamma(grades, scores) == 1.0
+    assert math.isclose(rk.kendall_tau(grades, scores), 4 / math.sqrt(4 * 6), abs_tol=1e-12)
+
+
+def test_seed_example_has_tau_one_third():
+    assert math.isclose(rk.kendall_tau([4, 3, 2, 1], [4, 1, 3, 2]), 1 / 3, abs_tol=1e-15)
+
+
+def test_kendall_tau_rejects_an_unknown_variant_naming_it():
+    with pytest.raises(ValueError, match="variant"):
+        rk.kendall_tau([1, 0], [0, 1], variant="c")
+
+
+@given(
+    st.lists(st.booleans(), min_size=2, max_size=30).filter(lambda ls: 0 < sum(ls) < len(ls)),
+    st.randoms(use_true_random=False),
+)
+def test_for_0_1_labels_without_score_ties_ratio_is_auc_over_one_minus_auc(labels, random):
+    labels = [int(x) for x in labels]
+    scores = random.sample(range(1000), len(labels))  # distinct scores
+    auc = rk.roc_auc(labels, scores)
+    ratio = rk.pair_ratio(labels, scores)
+    if auc == 1.0:
+        assert ratio == math.inf
+    else:
+        assert math.isclose(ratio, auc / (1 - auc), rel_tol=1e-12)
+    assert math.isclose(rk.goodman_kruskal_gamma(labels, scores), 2 * auc - 1, abs_tol=1e-12)
