@@ -1,0 +1,139 @@
+"""Tests of rankedu/explain.py: every metric's explanation, as CONTRACT.md's "Explanations" fixes it.
+
+An explanation has ``.value`` (the number ``rk.<name>`` returns, to within 1e-12), ``.table`` (a
+DataFrame, one row per step, ending in the running result), ``.tables`` (a dict of every table)
+and shows itself in Jupyter as its tables and its value.
+"""
+
+import inspect
+import math
+
+import numpy as np
+import pandas as pd
+import pytest
+
+import rankedu as rk
+
+SEED_RELS = [3, 2, 3, 0, 1, 2]
+SEED_POOL = [3, 2, 3, 0, 1, 2, 3, 0]
+
+# One call per contract metric: (name, positional args, keyword args).
+CALLS = [
+    ("precision_at_k", (SEED_RELS, 4), {}),
+    ("recall_at_k", (SEED_RELS, 4), {"n_relevant": 7}),
+    ("r_precision", (SEED_RELS,), {"n_relevant": 7}),
+    ("average_precision", ([1, 1, 0, 1, 0, 0, 1],), {"n_relevant": 4}),
+    ("reciprocal_rank", ([0, 0, 1, 1],), {}),
+    ("cumulative_gain", (SEED_RELS, 4), {}),
+    ("dcg", (SEED_RELS, 6), {"gain": "exponential", "discount": "jarvelin"}),
+    ("idcg", (SEED_POOL, 6), {}),
+    ("ndcg", (SEED_RELS, 6), {"pool": SEED_POOL}),
+    ("err", (SEED_RELS,), {"max_grade": 3}),
+    ("cascade_metric", (SEED_RELS, lambda r: 1 / math.log2(r + 1)), {"max_grade": 3}),
+    ("pair_ratio", ([4, 3, 2, 1], [4.0, 1.0, 3.0, 2.0]), {}),
+    ("roc_auc", ([1, 0, 1, 0], [0.9, 0.9, 0.3, 0.1]), {}),
+    ("gauc", (["a", "a", "a", "b", "b", "c", "c"], [1, 0, 0, 1, 0, 1, 1],
+              [0.9, 0.5, 0.95, 0.3, 0.6, 0.2, 0.1]), {"weight": "clicks"}),
+    ("mean_average_precision", ([[1, 1, 0, 1, 0, 0, 1], [1, 0, 1, 0, 1]],), {"n_relevant": [4, 5]}),
+    ("mean_reciprocal_rank", ([[0, 1], [1], [0, 0, 0]],), {}),
+    ("accuracy", ([1, 1, 1, 1, 0, 0, 0, 0, 0, 0], [1, 1, 1, 0, 1, 1, 0, 0, 0, 0]), {}),
+    ("precision", ([1, 1, 1, 1, 0, 0, 0, 0, 0, 0], [1, 1, 1, 0, 1, 1, 0, 0, 0, 0]), {}),
+    ("recall", ([1, 1, 1, 1, 0, 0, 0, 0, 0, 0], [1, 1, 1, 0, 1, 1, 0, 0, 0, 0]), {}),
+    ("true_positive_rate", ([1, 1, 1, 1, 0, 0, 0, 0, 0, 0], [1, 1, 1, 0, 1, 1, 0, 0, 0, 0]), {}),
+    ("false_positive_rate", ([1, 1, 1, 1, 0, 0, 0, 0, 0, 0], [1, 1, 1, 0, 1, 1, 0, 0, 0, 0]), {}),
+    ("f_beta", ([1, 1, 1, 1, 0, 0, 0, 0, 0, 0], [1, 1, 1, 0, 1, 1, 0, 0, 0, 0]), {"beta": 2.0}),
+]
+IDS = [name for name, _, _ in CALLS]
+
+
+@pytest.mark.parametrize("name, args, kwargs", CALLS, ids=IDS)
+def test_explanation_value_is_the_functions_float(name, args, kwargs):
+    explanation = getattr(rk.explain, name)(*args, **kwargs)
+    value = getattr(rk, name)(*args, **kwargs)
+    assert type(value) is float
+    assert type(explanation.value) is float
+    assert abs(explanation.value - value) <= 1e-12 or explanation.value == value
+
+
+@pytest.mark.parametrize("name, args, kwargs", CALLS, ids=IDS)
+def test_explanation_has_a_table_and_a_dict_of_tables(name, args, kwargs):
+    explanation = getattr(rk.explain, name)(*args, **kwargs)
+    assert isinstance(explanation.table, pd.DataFrame)
+    assert len(explanation.table) >= 1
+    assert isinstance(explanation.tables, dict) and explanation.tables
+    assert all(isinstance(t, pd.DataFrame) for t in explanation.tables.values())
+    assert any(t is explanation.table or t.equals(explanation.table) for t in explanation.tables.values())
+
+
+@pytest.mark.parametrize("name, args, kwargs", CALLS, ids=IDS)
+def test_explanation_table_ends_in_the_running_result(name, args, kwargs, running_result):
+    explanation = getattr(rk.explain, name)(*args, **kwargs)
+    assert running_result(explanation.table) == pytest.approx(explanation.value, abs=1e-12)
+
+
+@pytest.mark.parametrize("name, args, kwargs", CALLS, ids=IDS)
+def test_explain_takes_the_same_arguments_as_the_function(name, args, kwargs):
+    assert inspect.signature(getattr(rk.explain, name)) == inspect.signature(getattr(rk, name))
+
+
+@pytest.mark.parametrize("name, args, kwargs", CALLS, ids=IDS)
+def test_explanation_shows_its_tables_and_value_in_jupyter(name, args, kwargs):
+    from IPython.core.formatters import DisplayFormatter
+
+    explanation = getattr(rk.explain, name)(*args, **kwargs)
+    shown, _ = DisplayFormatter().format(explanation)
+    html, text = shown.get("text/html", ""), shown["text/plain"]
+    assert html.count("<table") == len(explanation.tables)
+    for shown_text in (html, text):
+        assert repr(explanation.value) in shown_text or f"{explanation.value:.4f}"[:-1] in shown_text
+    # nbval compares text/plain: it must not carry a memory address, and must be reproducible.
+    assert " at 0x" not in text
+    assert DisplayFormatter().format(getattr(rk.explain, name)(*args, **kwargs))[0]["text/plain"] == text
+
+
+def test_explanation_accepts_keyword_arguments_as_the_function_does():
+    by_position = rk.explain.ndcg(SEED_RELS, 6, pool=SEED_POOL)
+    by_keyword = rk.explain.ndcg(rels=SEED_RELS, k=6, pool=SEED_POOL)
+    assert by_position.value == by_keyword.value == rk.ndcg(rels=SEED_RELS, k=6, pool=SEED_POOL)
+
+
+def _cut(values):
+    """The seed's way of writing numbers: cut, not rounded, to two decimals."""
+    return [math.floor(100 * v + 1e-9) / 100 for v in values]
+
+
+def test_seed_003_dcg_table_is_the_posts_table_in_its_column_order():
+    # The post's table: i | rel_i | log2(i+1) | rel_i/log2(i+1), each number cut to 2 decimals.
+    table = rk.explain.dcg(SEED_RELS).table
+    assert len(table) == 6
+    first_four = [table.iloc[:, j].to_numpy(dtype=float) for j in range(4)]
+    assert first_four[0].tolist() == [1, 2, 3, 4, 5, 6]
+    assert first_four[1].tolist() == SEED_RELS
+    assert _cut(first_four[2]) == [1, 1.58, 2, 2.32, 2.58, 2.8]
+    assert _cut(first_four[3]) == [3, 1.26, 1.5, 0, 0.38, 0.71]
+
+
+def test_seed_003_ideal_dcg_table_is_the_posts_second_table():
+    tables = list(rk.explain.ndcg(SEED_RELS, 6, pool=SEED_POOL).tables.values())
+    ideal = tables[1]
+    assert len(ideal) == 6
+    assert ideal.iloc[:, 1].to_numpy(dtype=float).tolist() == [3, 3, 3, 2, 2, 1]
+    assert _cut(ideal.iloc[:, 3].to_numpy(dtype=float)) == [3, 1.89, 1.5, 0.86, 0.77, 0.35]
+    assert round(float(ideal.iloc[-1, -1]), 3) == 8.384
+
+
+def test_explain_confusion_matrix_lays_out_seed_000s_matrix():
+    # Seed 000: rows Target P / Target N, columns Predict P / Predict N.
+    explanation = rk.explain.confusion_matrix([1, 1, 1, 1, 0, 0, 0, 0, 0, 0],
+                                              [1, 1, 1, 0, 1, 1, 0, 0, 0, 0])
+    assert explanation.table.to_numpy().tolist() == [[3, 1], [2, 4]]
+    value = explanation.value
+    assert (value.tp, value.fp, value.fn, value.tn) == (3, 2, 1, 4)
+
+
+def test_explanations_of_the_same_call_are_equal_tables():
+    first = rk.explain.err(SEED_RELS, max_grade=3)
+    second = rk.explain.err(np.array(SEED_RELS), max_grade=3)
+    assert first.value == second.value
+    for a, b in zip(first.tables.values(), second.tables.values()):
+        pd.testing.assert_frame_equal(a, b)
