@@ -128,6 +128,14 @@ def test_strings_as_grades_scores_or_labels_raise_naming_the_argument(module, ba
 
 
 @pytest.mark.parametrize("module", MODULES)
+@pytest.mark.parametrize("case_id, call, name", SEQUENCE_ARGUMENTS + LABEL_ARGUMENTS,
+                         ids=[c[0] for c in SEQUENCE_ARGUMENTS + LABEL_ARGUMENTS])
+def test_complex_numbers_raise_rather_than_lose_their_imaginary_part(module, case_id, call, name):
+    skip_if_no_explain(module, case_id)
+    check(call, module, [1 + 2j, 0, 1, 0], name, EITHER)
+
+
+@pytest.mark.parametrize("module", MODULES)
 @pytest.mark.parametrize("case_id, call, name", LABEL_ARGUMENTS, ids=[c[0] for c in LABEL_ARGUMENTS])
 @pytest.mark.parametrize("bad", [[1, 0, 2, 0], [1, 0, -1, 0], [1, 0, 0.5, 0]], ids=["2", "-1", "0.5"])
 def test_labels_other_than_0_and_1_raise_value_error(module, case_id, call, name, bad):
