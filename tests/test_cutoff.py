@@ -155,3 +155,132 @@ def test_precision_recall_and_rprec_agree_with_trec_eval(trec_case):
         assert rk.r_precision(rels, n_relevant=n_relevant) == pytest.approx(
             measures["Rprec"], abs=1e-12
         ), qid
+
+
+# --- F@k and the precision-recall curve of a ranking (added with book/cutoff.ipynb) -----------
+
+
+@given(graded, st.integers(1, 20), st.sampled_from([0.25, 0.5, 1.0, 2.0, 3.0]), st.integers(0, 5))
+def test_f_at_k_is_the_weighted_harmonic_mean_of_p_at_k_and_r_at_k(rels, k, beta, unretrieved):
+    n_relevant = sum(g >= 1 for g in rels) + unretrieved
+    p = rk.precision_at_k(rels, k)
+    r = rk.recall_at_k(rels, k, n_relevant=n_relevant)
+    expected = (1 + beta**2) * p * r / (beta**2 * p + r) if p + r else 0.0
+    value = rk.f_at_k(rels, k, beta=beta, n_relevant=n_relevant)
+    assert type(value) is float
+    assert value == pytest.approx(expected, abs=1e-12)
+
+
+@given(graded, st.integers(1, 20), st.sampled_from([0.5, 1.0, 2.0]), st.integers(0, 5))
+def test_f_at_k_is_f_beta_of_the_top_k_set_against_the_judged_documents(rels, k, beta, unretrieved):
+    truth = [int(g >= 1) for g in rels] + [1] * unretrieved
+    in_top_k = [int(i < k) for i in range(len(rels))] + [0] * unretrieved
+    n_relevant = sum(truth)
+    # A list shorter than k: the empty ranks are retrieved non-relevant documents for P@k.
+    padding = max(0, k - len(rels))
+    truth += [0] * padding
+    in_top_k += [1] * padding
+    assert rk.f_at_k(rels, k, beta=beta, n_relevant=n_relevant) == pytest.approx(
+        rk.f_beta(truth, in_top_k, beta=beta), abs=1e-12
+    )
+
+
+def test_f_at_k_by_hand_and_zero_without_relevant_documents_in_the_top_k():
+    # P@4 = 3/4, R@4 = 3/5: F1 = 2 * 0.45 / 1.35 = 2/3; F2 = 5 * 0.45 / 3.6 = 0.625.
+    rels = (1, 0, 1, 1, 0, 0, 1, 0, 0, 0)
+    assert rk.f_at_k(rels, 4, n_relevant=5) == pytest.approx(2 / 3, abs=1e-12)
+    assert rk.f_at_k(rels, 4, beta=2, n_relevant=5) == pytest.approx(0.625, abs=1e-12)
+    assert rk.f_at_k((0, 0, 1), 2, n_relevant=1) == 0.0
+    assert rk.f_at_k((), 3) == 0.0
+
+
+@pytest.mark.parametrize("beta", [0, -1.0])
+def test_f_at_k_rejects_a_beta_that_is_not_positive(beta):
+    with pytest.raises(ValueError, match="beta"):
+        rk.f_at_k((1, 0), 2, beta=beta)
+
+
+@pytest.mark.parametrize("beta", [float("nan"), float("inf")])
+def test_f_at_k_rejects_a_beta_that_is_not_finite(beta):
+    with pytest.raises(ValueError, match="beta"):
+        rk.f_at_k((1, 0), 2, beta=beta)
+
+
+def test_f_at_k_rejects_a_bad_cutoff_and_too_small_n_relevant():
+    with pytest.raises(ValueError, match="k"):
+        rk.f_at_k((1, 0), 0)
+    with pytest.raises(ValueError, match="n_relevant"):
+        rk.f_at_k((1, 1), 2, n_relevant=1)
+
+
+def test_explain_f_at_k_ends_in_the_value_and_shows_p_and_r(running_result):
+    rels = (1, 0, 1, 1, 0, 0, 1, 0, 0, 0)
+    explanation = rk.explain.f_at_k(rels, 10, beta=2.0, n_relevant=5)
+    assert explanation.value == rk.f_at_k(rels, 10, beta=2.0, n_relevant=5)
+    assert running_result(explanation.table) == pytest.approx(explanation.value, abs=1e-12)
+    assert len(explanation.table) == 10
+
+
+@pytest.mark.parametrize("x", [0.25, 1.0, 2.0, 4.0])
+def test_f_at_k_of_the_whole_list_is_trec_eval_set_f_with_beta_squared_as_parameter(trec_case, x):
+    # m_set_F.c: set_F.x = (x + 1) P R / (R + x P), the F-beta of the whole run with x = beta^2.
+    results = trec_case.trec_eval({f"set_F.{x:g}"})
+    for qid, measures in results.items():
+        rels, _, n_relevant = trec_case.ranked(qid)
+        assert rk.f_at_k(rels, None, beta=x**0.5, n_relevant=n_relevant) == pytest.approx(
+            measures["set_F"], abs=1e-12
+        ), qid
+
+
+@given(graded, st.integers(0, 5))
+def test_precision_recall_curve_is_p_at_k_and_r_at_k_at_every_rank(rels, unretrieved):
+    n_relevant = sum(g >= 1 for g in rels) + unretrieved
+    precision, recall = rk.precision_recall_curve(rels, n_relevant=n_relevant)
+    assert len(precision) == len(recall) == len(rels)
+    for k in range(1, len(rels) + 1):
+        assert precision[k - 1] == pytest.approx(rk.precision_at_k(rels, k), abs=1e-12)
+        assert recall[k - 1] == pytest.approx(rk.recall_at_k(rels, k, n_relevant=n_relevant), abs=1e-12)
+
+
+@given(graded)
+def test_interpolated_precision_is_the_best_precision_at_this_rank_or_later(rels):
+    precision, _ = rk.precision_recall_curve(rels)
+    interpolated, _ = rk.precision_recall_curve(rels, interpolate=True)
+    assert np.all(np.diff(interpolated) <= 0)
+    for i in range(len(rels)):
+        assert interpolated[i] == max(precision[i:])
+
+
+def test_interpolated_precision_agrees_with_trec_eval_iprec_at_recall(trec_case):
+    # m_iprec_at_recall.c turns a recall level r into a count of relevant documents and reports
+    # the best precision once that many have been retrieved (0 if they never are). The trec_eval
+    # inside pytrec_eval counts (long)(r * R + 0.9) in doubles, as trec_eval 9 did; trec_eval 10
+    # rounds, lround(r * R), instead.
+    results = trec_case.trec_eval({"iprec_at_recall"})
+    for qid, measures in results.items():
+        rels, _, n_relevant = trec_case.ranked(qid)
+        interpolated, _ = rk.precision_recall_curve(rels, n_relevant=n_relevant, interpolate=True)
+        hits = np.cumsum(np.asarray(rels) >= 1)
+        for level in np.round(np.arange(0, 1.01, 0.1), 2):
+            needed = int(float(level) * n_relevant + 0.9)
+            reached = interpolated[hits >= needed]
+            ours = float(reached[0]) if len(reached) else 0.0
+            assert ours == pytest.approx(measures[f"iprec_at_recall_{level:.2f}"], abs=1e-12), (qid, level)
+
+
+def test_precision_recall_curve_visits_the_points_of_sklearn():
+    from sklearn.metrics import precision_recall_curve as sklearn_curve
+
+    rels = [1, 0, 1, 1, 0, 0, 1, 0, 0, 0, 1, 0]
+    precision, recall = rk.precision_recall_curve(rels)
+    sk_precision, sk_recall, _ = sklearn_curve(rels, -np.arange(len(rels), dtype=float))
+    # sklearn: from the lowest threshold (whole list) up, then the extra point (1, 0).
+    np.testing.assert_allclose(sk_precision[:-1][::-1], precision, atol=1e-12)
+    np.testing.assert_allclose(sk_recall[:-1][::-1], recall, atol=1e-12)
+
+
+def test_precision_recall_curve_of_an_empty_list_is_empty_and_interpolate_must_be_a_bool():
+    precision, recall = rk.precision_recall_curve([])
+    assert len(precision) == len(recall) == 0
+    with pytest.raises(TypeError, match="interpolate"):
+        rk.precision_recall_curve([1, 0], interpolate="yes")
