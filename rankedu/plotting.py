@@ -233,9 +233,11 @@ def plot_precision_recall_curve(rels, *, n_relevant=None, threshold=1, interpola
         best, _ = rk.precision_recall_curve(
             rels, n_relevant=n_relevant, threshold=threshold, interpolate=True
         )
-        # For r in (R@(k-1), R@k] the best precision at recall >= r is the one of rank k on.
-        ax.step(np.r_[0.0, recall], np.r_[best[:1], best], where="pre", linestyle="--",
-                label="interpolated precision")
+        # For r in (R@(k-1), R@k] the best precision at recall >= r is the one of rank k on;
+        # the first rank of each recall value carries it, later ranks at that recall add nothing.
+        first = np.r_[True, np.diff(recall) > 0]
+        ax.step(np.r_[0.0, recall[first]], np.r_[best[:1], best[first]], where="pre",
+                linestyle="--", label="interpolated precision")
     ax.set_xlabel("recall")
     ax.set_ylabel("precision")
     ax.set_xlim(0, 1.02)
