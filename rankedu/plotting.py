@@ -15,10 +15,12 @@ import rankedu as rk
 
 __all__ = [
     "average_precision_steps",
+    "dcg_contributions",
     "discount_values",
     "gain_values",
     "plot_discounts",
     "plot_average_precision_area",
+    "plot_dcg_contributions",
     "plot_gains",
     "plot_precision_recall_at_k",
     "plot_precision_recall_curve",
@@ -85,6 +87,14 @@ def plot_discounts(n_ranks: int = 10, *, discounts=("log2", "jarvelin"), ax=None
     -------
     matplotlib Axes
         One line per discount, x the ranks 1..n_ranks, y the weights (1/discount).
+
+    Examples
+    --------
+    >>> ax = plot_discounts(3)
+    >>> [[round(float(w), 4) for w in line.get_ydata()] for line in ax.get_lines()]
+    [[1.0, 0.6309, 0.5], [1.0, 1.0, 0.6309]]
+    >>> ax.get_xlabel(), ax.get_ylabel()
+    ('rank $i$', 'weight of rank $i$ in DCG')
     """
     ax = _axes(ax)
     ranks = np.arange(1, n_ranks + 1)
@@ -115,6 +125,14 @@ def plot_gains(max_grade: int = 4, *, gains=("linear", "exponential"), ax=None):
     -------
     matplotlib Axes
         One line per gain, x the grades 0..max_grade, y the gains.
+
+    Examples
+    --------
+    >>> ax = plot_gains(3)
+    >>> [line.get_ydata().tolist() for line in ax.get_lines()]
+    [[0.0, 1.0, 2.0, 3.0], [0.0, 1.0, 3.0, 7.0]]
+    >>> ax.get_xlabel(), ax.get_ylabel()
+    ('grade $g$', 'gain')
     """
     ax = _axes(ax)
     grades = np.arange(0, max_grade + 1)
@@ -124,6 +142,72 @@ def plot_gains(max_grade: int = 4, *, gains=("linear", "exponential"), ax=None):
     ax.set_xlabel("grade $g$")
     ax.set_ylabel("gain")
     ax.set_xticks(grades)
+    ax.legend()
+    return ax
+
+
+def dcg_contributions(rels, k=None, *, pool=None, gain="linear", discount="log2"):
+    """The discounted gain each rank adds, in the ranking and in the ideal ranking.
+
+    Taken from ``rk.explain.ndcg`` (the steps of its DCG and ideal-DCG running sums), so they
+    are the terms of the chapter's tables. The ideal ranking comes from ``pool`` (default
+    ``rels``), sorted by grade and cut at ``k``; it may be longer than the ranking.
+
+    Returns
+    -------
+    (numpy.ndarray, numpy.ndarray)
+        The ranking's terms and the ideal ranking's terms, rank 1 first.
+
+    Examples
+    --------
+    >>> ranking, ideal = dcg_contributions([1, 3], pool=[3, 1, 2])
+    >>> [round(float(t), 4) for t in ranking], [round(float(t), 4) for t in ideal]
+    ([1.0, 1.8928], [3.0, 1.2619, 0.5])
+    """
+    explanation = rk.explain.ndcg(rels, k, pool=pool, gain=gain, discount=discount)
+    running = [table.iloc[:, -1].to_numpy(dtype=float) for table in explanation.tables.values()]
+    ranking, ideal = (np.diff(np.r_[0.0, sums]) for sums in running)
+    return ranking, ideal
+
+
+def plot_dcg_contributions(rels, k=None, *, pool=None, gain="linear", discount="log2", ax=None):
+    """Bars of the discounted gain at each rank: the ranking next to the ideal ranking.
+
+    The heights of each series add up to DCG@k and IDCG@k, so the chart shows at which ranks a
+    ranking loses against the ideal one.
+
+    Parameters
+    ----------
+    rels : sequence of float
+        Grades of the retrieved documents in rank order, rank 1 first.
+    k : int >= 1 or None, optional
+        The cutoff; the whole lists by default.
+    pool : sequence of float, optional
+        Grades of every judged document of the query; defaults to ``rels``.
+    gain, discount : str
+        As for ``rk.dcg``.
+    ax : matplotlib Axes, optional
+        Where to draw; a new figure's axes by default.
+
+    Returns
+    -------
+    matplotlib Axes
+        Two bar containers, labelled "ranking" and "ideal ranking", bars at ranks 1, 2, …
+
+    Examples
+    --------
+    >>> ax = plot_dcg_contributions([1, 3], pool=[3, 1, 2])
+    >>> [[round(float(bar.get_height()), 4) for bar in bars] for bars in ax.containers]
+    [[1.0, 1.8928], [3.0, 1.2619, 0.5]]
+    """
+    ax = _axes(ax)
+    ranking, ideal = dcg_contributions(rels, k, pool=pool, gain=gain, discount=discount)
+    width = 0.4
+    ax.bar(np.arange(1, len(ranking) + 1) - width / 2, ranking, width, label="ranking")
+    ax.bar(np.arange(1, len(ideal) + 1) + width / 2, ideal, width, label="ideal ranking")
+    ax.set_xlabel("rank $i$")
+    ax.set_ylabel("discounted gain at rank $i$")
+    ax.set_xticks(np.arange(1, max(len(ranking), len(ideal)) + 1))
     ax.legend()
     return ax
 

@@ -13,7 +13,17 @@ import matplotlib.pyplot as plt  # noqa: E402
 import numpy as np  # noqa: E402
 import pytest  # noqa: E402
 
+import rankedu as rk  # noqa: E402
 from rankedu import plotting  # noqa: E402
+
+
+# The NDCG chapter's figures, each drawn with its defaults or a small example.
+DCG_FIGURES = [
+    plotting.plot_discounts,
+    plotting.plot_gains,
+    lambda ax=None: plotting.plot_dcg_contributions([2, 0, 1], pool=[2, 2, 1], ax=ax),
+]
+DCG_FIGURE_IDS = ["discounts", "gains", "dcg_contributions"]
 
 
 @pytest.fixture(autouse=True)
@@ -48,7 +58,7 @@ def test_plot_gains_draws_one_line_per_gain_with_the_right_gains():
     assert "linear" in linear.get_label() and "exponential" in exponential.get_label()
 
 
-@pytest.mark.parametrize("draw", [plotting.plot_discounts, plotting.plot_gains])
+@pytest.mark.parametrize("draw", DCG_FIGURES, ids=DCG_FIGURE_IDS)
 def test_axes_are_labelled_and_carry_a_legend(draw):
     ax = draw()
     assert ax.get_xlabel() and ax.get_ylabel()
@@ -56,11 +66,11 @@ def test_axes_are_labelled_and_carry_a_legend(draw):
     assert ax.get_title() == ""  # captions come from the notebook, not from the plot
 
 
-@pytest.mark.parametrize("draw", [plotting.plot_discounts, plotting.plot_gains])
+@pytest.mark.parametrize("draw", DCG_FIGURES, ids=DCG_FIGURE_IDS)
 def test_draws_on_the_given_axes_and_returns_them(draw):
     fig, (left, right) = plt.subplots(1, 2)
     assert draw(ax=right) is right
-    assert len(right.get_lines()) == 2 and len(left.get_lines()) == 0
+    assert right.has_data() and not left.has_data()
 
 
 def test_one_discount_only():
@@ -68,7 +78,7 @@ def test_one_discount_only():
     assert len(ax.get_lines()) == 1
 
 
-@pytest.mark.parametrize("draw", [plotting.plot_discounts, plotting.plot_gains])
+@pytest.mark.parametrize("draw", DCG_FIGURES, ids=DCG_FIGURE_IDS)
 def test_never_calls_show(draw, monkeypatch):
     def refuse():
         raise AssertionError("plotting helpers must leave plt.show() to the chapter")
@@ -143,3 +153,33 @@ def test_plot_average_precision_area_draws_one_labelled_patch_on_labelled_axes(m
     (patch,) = ax.patches
     assert patch.get_label() == f"area under p(r) = AP = {rk.average_precision((1, 1, 0, 1, 0, 0, 1), n_relevant=4):.4f}"
     assert ax.get_xlabel() == "recall" and ax.get_ylabel() == "precision"
+
+
+def test_dcg_contributions_are_the_terms_of_dcg_and_of_the_ideal_dcg():
+    rels, pool = [3, 2, 3, 0, 1, 2], [3, 2, 3, 0, 1, 2, 3, 0]
+    ranking, ideal = plotting.dcg_contributions(rels, 6, pool=pool)
+    np.testing.assert_allclose(ranking, [g / math.log2(i + 1) for i, g in enumerate(rels, 1)], rtol=1e-12)
+    np.testing.assert_allclose(ideal, [g / math.log2(i + 1) for i, g in enumerate([3, 3, 3, 2, 2, 1], 1)], rtol=1e-12)
+    for gain in ("linear", "exponential"):
+        for discount in ("log2", "jarvelin"):
+            ranking, ideal = plotting.dcg_contributions(rels, 6, pool=pool, gain=gain, discount=discount)
+            assert ranking.sum() == pytest.approx(rk.dcg(rels, 6, gain=gain, discount=discount), rel=1e-12)
+            assert ideal.sum() == pytest.approx(rk.idcg(pool, 6, gain=gain, discount=discount), rel=1e-12)
+
+
+def test_ideal_contributions_may_be_longer_than_the_ranking():
+    ranking, ideal = plotting.dcg_contributions([1], pool=[1, 1, 1])
+    assert len(ranking) == 1 and len(ideal) == 3
+
+
+def test_plot_dcg_contributions_draws_the_ranking_beside_the_ideal_ranking():
+    ax = plotting.plot_dcg_contributions([1, 3], pool=[3, 1, 2])
+    ranking_bars, ideal_bars = ax.containers
+    assert ranking_bars.get_label() == "ranking" and ideal_bars.get_label() == "ideal ranking"
+    np.testing.assert_allclose([b.get_height() for b in ranking_bars], [1, 3 / math.log2(3)], rtol=1e-12)
+    np.testing.assert_allclose([b.get_height() for b in ideal_bars], [3, 2 / math.log2(3), 0.5], rtol=1e-12)
+    # Each pair of bars straddles its rank: the ranking's on the left, the ideal's on the right.
+    centres = [b.get_x() + b.get_width() / 2 for b in ranking_bars]
+    assert centres == pytest.approx([0.8, 1.8])
+    assert [b.get_x() + b.get_width() / 2 for b in ideal_bars] == pytest.approx([1.2, 2.2, 3.2])
+    assert ax.get_xlabel() and ax.get_ylabel() and ax.get_legend() is not None
