@@ -1,6 +1,7 @@
 """Shared test settings and helpers for the rankedu test suite."""
 
 import os
+from pathlib import Path
 
 import numpy as np
 import pandas as pd
@@ -67,6 +68,20 @@ def running_result():
     return last
 
 
+def trec_ranking(qrels, run, threshold=1):
+    """(rels, pool, n_relevant) of one query, ranked the way trec_eval ranks.
+
+    ``qrels`` maps docno to grade and ``run`` docno to score. trec_eval sorts by score
+    descending and breaks ties by docno descending (string comparison); unjudged documents
+    have grade 0; the pool is every judged grade; relevant means grade >= ``threshold``.
+    """
+    order = sorted(run.items(), key=lambda item: (item[1], item[0]), reverse=True)
+    rels = [qrels.get(docno, 0) for docno, _ in order]
+    pool = list(qrels.values())
+    n_relevant = sum(g >= threshold for g in pool)
+    return rels, pool, n_relevant
+
+
 class TrecCase:
     """Seeded judgments and a run in pytrec_eval's dict form, plus the ranked lists rankedu sees.
 
@@ -102,12 +117,7 @@ class TrecCase:
         comparison); unjudged documents have grade 0; the pool is every judged grade; a document
         is relevant at grade >= 1.
         """
-        qrels = self.qrels[qid]
-        order = sorted(self.run[qid].items(), key=lambda item: (item[1], item[0]), reverse=True)
-        rels = [qrels.get(docno, 0) for docno, _ in order]
-        pool = list(qrels.values())
-        n_relevant = sum(g >= 1 for g in pool)
-        return rels, pool, n_relevant
+        return trec_ranking(self.qrels[qid], self.run[qid])
 
     def trec_eval(self, measures):
         """pytrec_eval's per-query results for ``measures`` (trec_eval names)."""
@@ -119,3 +129,57 @@ class TrecCase:
 @pytest.fixture(scope="session")
 def trec_case():
     return TrecCase()
+
+
+REFERENCE = Path("/work/shared/reference/trec_eval_test")
+
+
+class TrecReference:
+    """trec_eval 10.0's own test data, read in place (it is not copied into the repository).
+
+    ``qrels.test`` (grades 0/1) and ``qrels.rel_level`` (grades -1..4) judge ``results.test``
+    (500 documents per topic, with tied scores); ``out.test.aq`` holds trec_eval's per-query
+    output for the first and ``out.test.aql`` for the second with ``-l2`` (relevant means grade
+    >= 2). Values are printed to 4 decimals.
+    """
+
+    def __init__(self, directory=REFERENCE):
+        self.run = self._read(directory / "results.test", docno=2, value=4, cast=float)
+        self.qrels = {
+            "test": self._read(directory / "qrels.test", docno=2, value=3, cast=int),
+            "rel_level": self._read(directory / "qrels.rel_level", docno=2, value=3, cast=int),
+        }
+        self.expected = {
+            "test": self._read_output(directory / "out.test.aq"),
+            "rel_level": self._read_output(directory / "out.test.aql"),
+        }
+
+    @staticmethod
+    def _read(path, docno, value, cast):
+        table = {}
+        for line in path.read_text().splitlines():
+            fields = line.split()
+            table.setdefault(fields[0], {})[fields[docno]] = cast(fields[value])
+        return table
+
+    @staticmethod
+    def _read_output(path):
+        expected = {}
+        for line in path.read_text().splitlines():
+            measure, qid, value = line.split()
+            if qid != "all" and not measure.startswith(("runid", "relstring")):
+                expected.setdefault(qid, {})[measure] = float(value)
+        return expected
+
+    def queries(self, judgments="test", threshold=1):
+        """(qid, rels, pool, n_relevant, trec_eval's measures) for every judged query."""
+        qrels = self.qrels[judgments]
+        for qid, measures in sorted(self.expected[judgments].items()):
+            yield (qid, *trec_ranking(qrels[qid], self.run[qid], threshold), measures)
+
+
+@pytest.fixture(scope="session")
+def trec_reference():
+    if not REFERENCE.is_dir():
+        pytest.skip(f"trec_eval's test data is not at {REFERENCE}")
+    return TrecReference()

@@ -210,3 +210,14 @@ def test_sklearn_ap_treats_a_tie_as_one_threshold_where_rankedu_uses_the_order_g
     assert sklearn_value == 0.5
     assert rk.average_precision((1, 0)) == 1.0
     assert rk.average_precision((0, 1)) == 0.5
+
+
+# --- trec_eval's own test data --------------------------------------------------------------
+# trec_eval prints 4 decimals; qrels.rel_level is run with -l2, i.e. threshold=2.
+
+
+@pytest.mark.parametrize("judgments, threshold", [("test", 1), ("rel_level", 2)])
+def test_ap_agrees_with_trec_evals_test_outputs(trec_reference, judgments, threshold):
+    for qid, rels, _, n_relevant, measures in trec_reference.queries(judgments, threshold):
+        assert rk.average_precision(rels, n_relevant=n_relevant, threshold=threshold) == pytest.approx(
+            measures["map"], abs=0.5e-4), qid

@@ -284,3 +284,21 @@ def test_precision_recall_curve_of_an_empty_list_is_empty_and_interpolate_must_b
     assert len(precision) == len(recall) == 0
     with pytest.raises(TypeError, match="interpolate"):
         rk.precision_recall_curve([1, 0], interpolate="yes")
+
+
+# --- trec_eval's own test data --------------------------------------------------------------
+# trec_eval prints 4 decimals; qrels.rel_level is run with -l2, i.e. threshold=2.
+
+CUTOFFS = (5, 10, 15, 20, 30, 100, 200, 500, 1000)
+
+
+@pytest.mark.parametrize("judgments, threshold", [("test", 1), ("rel_level", 2)])
+def test_precision_recall_and_rprec_agree_with_trec_evals_test_outputs(trec_reference, judgments, threshold):
+    for qid, rels, _, n_relevant, measures in trec_reference.queries(judgments, threshold):
+        for k in CUTOFFS:
+            assert rk.precision_at_k(rels, k, threshold=threshold) == pytest.approx(
+                measures[f"P_{k}"], abs=0.5e-4), (qid, k)
+            assert rk.recall_at_k(rels, k, n_relevant=n_relevant, threshold=threshold) == pytest.approx(
+                measures[f"recall_{k}"], abs=0.5e-4), (qid, k)
+        assert rk.r_precision(rels, n_relevant=n_relevant, threshold=threshold) == pytest.approx(
+            measures["Rprec"], abs=0.5e-4), qid

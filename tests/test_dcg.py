@@ -363,3 +363,20 @@ def test_sklearn_ndcg_with_ties_is_rankedus_ndcg_averaged_over_every_order_of_th
     orders = itertools.product(*(set(itertools.permutations(group)) for group in groups))
     values = [rk.ndcg([g for group in order for g in group], k, pool=y_true) for order in orders]
     assert float(np.mean(values)) == pytest.approx(_sklearn_ndcg(y_true, y_score, k), abs=1e-12)
+
+
+# --- trec_eval's own test data --------------------------------------------------------------
+# trec_eval prints 4 decimals. qrels.rel_level has grades -1..4; trec_eval gives a negative
+# grade gain 0 (CONTRACT: evaluate does the same), so the test clips grades at 0 before
+# calling rk.ndcg, whose own convention keeps negative gains.
+
+
+@pytest.mark.parametrize("judgments", ["test", "rel_level"])
+def test_ndcg_agrees_with_trec_evals_test_outputs(trec_reference, judgments):
+    for qid, rels, pool, _, measures in trec_reference.queries(judgments):
+        rels = [max(g, 0) for g in rels]
+        pool = [max(g, 0) for g in pool]
+        assert rk.ndcg(rels, pool=pool) == pytest.approx(measures["ndcg"], abs=0.5e-4), qid
+        for k in (5, 10, 15, 20, 30, 100, 200, 500, 1000):
+            assert rk.ndcg(rels, k, pool=pool) == pytest.approx(
+                measures[f"ndcg_cut_{k}"], abs=0.5e-4), (qid, k)

@@ -99,3 +99,14 @@ def test_mrr_agrees_with_the_mean_of_trec_evals_recip_rank(trec_case):
     qids = sorted(results)
     value = rk.mean_reciprocal_rank([trec_case.ranked(q)[0] for q in qids])
     assert value == pytest.approx(np.mean([results[q]["recip_rank"] for q in qids]), abs=1e-12)
+
+
+# --- trec_eval's own test data --------------------------------------------------------------
+# trec_eval prints 4 decimals; qrels.rel_level is run with -l2, i.e. threshold=2.
+
+
+@pytest.mark.parametrize("judgments, threshold", [("test", 1), ("rel_level", 2)])
+def test_reciprocal_rank_agrees_with_trec_evals_test_outputs(trec_reference, judgments, threshold):
+    for qid, rels, _, _, measures in trec_reference.queries(judgments, threshold):
+        assert rk.reciprocal_rank(rels, threshold=threshold) == pytest.approx(
+            measures["recip_rank"], abs=0.5e-4), qid
