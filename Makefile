@@ -91,8 +91,9 @@ serve: $(HTML)/index.html
 	@echo "Serving the book at http://localhost:$(PORT)/ (Ctrl-C to stop)"
 	$(BIN)/python -m http.server $(PORT) --bind 127.0.0.1 --directory $(HTML)
 
+# JupyterLab refuses to run as root unless told to (containers, CI machines run as root).
 lab: $(STAMP)
-	$(BIN)/jupyter lab --ServerApp.root_dir=book
+	$(BIN)/jupyter lab --ServerApp.root_dir=book $(if $(filter 0,$(shell id -u)),--allow-root)
 
 # `make bench` (benchmarks of rankedu) is planned; it belongs here, next to the other targets.
 
