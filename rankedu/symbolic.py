@@ -41,6 +41,9 @@ __all__ = [
     "pair_credits",
     "roc_auc_pairs",
     "roc_step_identity",
+    "satisfaction",
+    "stop_probabilities",
+    "cascade_metric",
 ]
 
 _GAINS = ("linear", "exponential")
@@ -366,3 +369,58 @@ def roc_step_identity():
     trapezoid = (b / N) * (A / P + (A + a) / P) / 2
     pairs = b * (A + a / 2) / (P * N)
     return trapezoid, pairs
+
+
+def satisfaction(grade, max_grade):
+    """ERR's stopping probability R(g) = (2^g - 1) / 2^max_grade, exactly.
+
+    The numeric version is the ``R_r`` column of ``rk.explain.err``; here the grade and
+    ``max_grade`` may be numbers or sympy symbols.
+
+    Examples
+    --------
+    >>> satisfaction(3, 4)
+    7/16
+    >>> g, g_max = sympy.symbols("g g_max")
+    >>> satisfaction(g, g_max)
+    (2**g - 1)/2**g_max
+    """
+    return (2 ** _exact(grade) - 1) / 2 ** _exact(max_grade)
+
+
+def stop_probabilities(satisfied):
+    """The cascade's PP_r = R_r * prod_{i<r} (1 - R_i) for ranks 1, 2, ..., exactly.
+
+    ``satisfied`` holds the per-rank stopping probabilities R_1, R_2, ... (numbers or sympy
+    symbols), not grades: pass ``[satisfaction(g, max_grade) for g in rels]`` to get ERR's.
+    These are the ``PP_r`` of ``rk.explain.err`` and the click probabilities P(C_i) of
+    ``rk.click_probabilities``.
+
+    Examples
+    --------
+    >>> R1, R2, R3 = sympy.symbols("R1 R2 R3")
+    >>> stop_probabilities([R1, R2, R3])
+    [R1, R2*(1 - R1), R3*(1 - R1)*(1 - R2)]
+    """
+    stops, reach = [], sympy.Integer(1)
+    for r in map(_exact, satisfied):
+        stops.append(reach * r)
+        reach = reach * (1 - r)
+    return stops
+
+
+def cascade_metric(satisfied, phi):
+    """sum_r phi(r) * PP_r over the stopping probabilities ``satisfied`` (see :func:`stop_probabilities`).
+
+    ``phi`` is called with each rank as a sympy Integer, 1, 2, ...; ``lambda r: 1 / r`` gives
+    ERR, as ``rk.cascade_metric`` with ``phi(r) = 1/r`` is ``rk.err``.
+
+    Examples
+    --------
+    >>> half = sympy.Rational(1, 2)  # R(1) on a 0-1 scale
+    >>> cascade_metric([half, half], lambda r: 1 / r)  # ERR of the grades 1, 1
+    5/8
+    """
+    return sympy.Add(
+        *(phi(sympy.Integer(r)) * pp for r, pp in enumerate(stop_probabilities(satisfied), start=1))
+    )

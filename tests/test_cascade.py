@@ -222,3 +222,38 @@ def test_simulated_click_frequencies_are_within_4_standard_errors_of_the_formula
 def test_simulate_cascade_rejects_a_negative_number_of_users():
     with pytest.raises(ValueError, match="n_users"):
         rk.simulate_cascade([0.5], -1, seed=0)
+
+
+# --- rankedu.symbolic's exact cascade, against the numeric one ---
+
+
+@given(st.lists(st.integers(0, 4), min_size=1, max_size=8))
+def test_symbolic_cascade_metric_equals_the_numeric_one_for_err_and_the_log_discount(rels):
+    import sympy
+
+    from rankedu import symbolic as rs
+
+    satisfied = [rs.satisfaction(g, 4) for g in rels]
+    stops = [float(pp) for pp in rs.stop_probabilities(satisfied)]
+    assert np.allclose(stops, rk.explain.err(rels, max_grade=4).table["PP_r"], rtol=0, atol=1e-15)
+    exact_err = rs.cascade_metric(satisfied, lambda r: 1 / r)
+    assert math.isclose(float(exact_err), rk.err(rels, max_grade=4), rel_tol=1e-12, abs_tol=1e-15)
+    exact_log = rs.cascade_metric(satisfied, lambda r: 1 / rs.log2(r + 1))
+    numeric_log = rk.cascade_metric(rels, lambda r: 1 / math.log2(r + 1), max_grade=4)
+    assert math.isclose(float(sympy.N(exact_log, 30)), numeric_log, rel_tol=1e-12, abs_tol=1e-15)
+
+
+def test_symbolic_stop_probabilities_with_stops_ignoring_the_documents_above_give_scaled_exponential_dcg():
+    import sympy
+
+    from rankedu import symbolic as rs
+
+    g = sympy.symbols("g1:5", nonnegative=True, integer=True)
+    g_max = sympy.Symbol("g_max", positive=True, integer=True)
+    independent = sympy.Add(
+        *(rs.satisfaction(g[k], g_max) / rs.log2(k + 2) for k in range(4))
+    )
+    assert sympy.simplify(independent - rs.dcg(g, gain="exponential") / 2**g_max) == 0
+    R = sympy.symbols("R1:4", positive=True)
+    cascade = rs.cascade_metric(R, lambda r: 1 / rs.log2(r + 1))
+    assert sympy.expand(cascade - sum(R[k] / rs.log2(k + 2) for k in range(3))) != 0
