@@ -32,10 +32,13 @@ def as_numbers(values, name: str) -> np.ndarray:
     array = np.asarray(values)
     if array.ndim != 1:
         raise ValueError(f"{name} must be one-dimensional, got an array of shape {array.shape}")
+    # Complex values are numbers too, but casting them to float would drop the imaginary part.
     if array.size and not (
-        np.issubdtype(array.dtype, np.number) or np.issubdtype(array.dtype, np.bool_)
+        np.issubdtype(array.dtype, np.integer)
+        or np.issubdtype(array.dtype, np.floating)
+        or np.issubdtype(array.dtype, np.bool_)
     ):
-        raise TypeError(f"{name} must hold numbers, got values of type {array.dtype}")
+        raise TypeError(f"{name} must hold real numbers, got values of type {array.dtype}")
     array = array.astype(float)
     bad = ~np.isfinite(array)
     if bad.any():
