@@ -183,3 +183,41 @@ def test_plot_dcg_contributions_draws_the_ranking_beside_the_ideal_ranking():
     assert centres == pytest.approx([0.8, 1.8])
     assert [b.get_x() + b.get_width() / 2 for b in ideal_bars] == pytest.approx([1.2, 2.2, 3.2])
     assert ax.get_xlabel() and ax.get_ylabel() and ax.get_legend() is not None
+
+
+# --- precision and recall of a ranking (added with book/cutoff.ipynb) -------------------------
+
+RANKING = [1, 0, 1, 1, 0, 0, 1, 0, 0, 0]
+
+
+def test_plot_precision_recall_at_k_draws_p_at_k_and_r_at_k_against_k():
+    ax = plotting.plot_precision_recall_at_k(RANKING, n_relevant=5)
+    p_line, r_line = ax.get_lines()
+    ks = list(range(1, 11))
+    assert list(p_line.get_xdata()) == ks and list(r_line.get_xdata()) == ks
+    np.testing.assert_allclose(p_line.get_ydata(), [rk.precision_at_k(RANKING, k) for k in ks], atol=1e-12)
+    np.testing.assert_allclose(
+        r_line.get_ydata(), [rk.recall_at_k(RANKING, k, n_relevant=5) for k in ks], atol=1e-12
+    )
+    assert ax.get_xlabel() and ax.get_ylabel()
+
+
+def test_plot_precision_recall_curve_draws_one_point_per_rank_and_the_interpolated_steps():
+    ax = plotting.plot_precision_recall_curve(RANKING, n_relevant=5)
+    points, steps = ax.get_lines()
+    ks = range(1, 11)
+    np.testing.assert_allclose(points.get_xdata(), [rk.recall_at_k(RANKING, k, n_relevant=5) for k in ks])
+    np.testing.assert_allclose(points.get_ydata(), [rk.precision_at_k(RANKING, k) for k in ks])
+    # The step line: from recall 0, at each recall level the best precision at that recall or
+    # beyond (by hand: P@1 = 1 until recall 0.2; then max(P@3, P@4, ...) = 3/4 until 0.6; then 4/7).
+    x, y = steps.get_data()
+    assert x[0] == 0.0 and y[0] == 1.0
+    for level, expected in [(0.2, 1.0), (0.4, 0.75), (0.6, 0.75), (0.8, 4 / 7)]:
+        # step "pre": the value on (previous x, x] is the y of the right end.
+        assert y[np.flatnonzero(np.isclose(x, level))[0]] == pytest.approx(expected, abs=1e-12)
+    assert ax.get_xlabel() == "recall" and ax.get_ylabel() == "precision"
+
+
+def test_plot_precision_recall_curve_without_interpolation_draws_only_the_points():
+    ax = plotting.plot_precision_recall_curve(RANKING, interpolated=False)
+    assert len(ax.get_lines()) == 1
