@@ -124,6 +124,8 @@ def confusion_matrix(y_true, y_pred) -> Explanation:
     Rows are the true class and columns the predicted one, as in seed 000's table; ``value``
     is the :class:`~rankedu.classification.ConfusionMatrix`.
 
+    Examples
+    --------
     >>> import rankedu as rk
     >>> rk.explain.confusion_matrix([1, 1, 0, 0, 0], [1, 0, 1, 0, 0]).table
               predict P  predict N
