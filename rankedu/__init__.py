@@ -40,12 +40,14 @@ from rankedu.dcg import cumulative_gain, dcg, idcg, ndcg
 from rankedu.explain import Explanation
 from rankedu.pair_ratio import goodman_kruskal_gamma, kendall_tau, pair_ratio
 from rankedu.reciprocal_rank import mean_reciprocal_rank, reciprocal_rank
+from rankedu.trec import QueryMismatchWarning, evaluate, read_qrels, read_run
 
 __version__ = "0.1.0"
 
 __all__ = [
     "ConfusionMatrix",
     "Explanation",
+    "QueryMismatchWarning",
     "accuracy",
     "average_precision",
     "cascade_metric",
@@ -55,6 +57,7 @@ __all__ = [
     "dcg",
     "eleven_point_average_precision",
     "err",
+    "evaluate",
     "explain",
     "f_at_k",
     "f_beta",
@@ -73,6 +76,8 @@ __all__ = [
     "precision_at_k",
     "precision_recall_curve",
     "r_precision",
+    "read_qrels",
+    "read_run",
     "recall",
     "recall_at_k",
     "reciprocal_rank",

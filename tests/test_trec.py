@@ -1,0 +1,427 @@
+"""Tests of rankedu/trec.py: reading TREC files, and ``evaluate`` against trec_eval, pytrec_eval
+and the per-list functions."""
+
+import math
+import warnings
+from pathlib import Path
+
+import numpy as np
+import pandas as pd
+import pytest
+from hypothesis import given
+from hypothesis import strategies as st
+
+import rankedu as rk
+
+REFERENCE = Path(__file__).resolve().parents[1] / ".." / "shared" / "reference" / "trec_eval_test"
+REFERENCE = REFERENCE.resolve()
+
+# trec_eval's measure names (as in its -q output) and ours.
+TREC_EVAL_NAMES = {"map": "AP", "Rprec": "Rprec", "recip_rank": "RR", "ndcg": "nDCG"}
+for _k in (5, 10, 15, 20, 30, 100, 200, 500, 1000):
+    TREC_EVAL_NAMES[f"P_{_k}"] = f"P@{_k}"
+    TREC_EVAL_NAMES[f"recall_{_k}"] = f"R@{_k}"
+    TREC_EVAL_NAMES[f"ndcg_cut_{_k}"] = f"nDCG@{_k}"
+    TREC_EVAL_NAMES[f"map_cut_{_k}"] = f"AP@{_k}"
+
+
+def reference(name):
+    path = REFERENCE / name
+    if not path.exists():
+        pytest.skip(f"trec_eval's test data is not at {path}")
+    return path
+
+
+def trec_eval_output(name):
+    """{(measure, qid): value as printed} from one of trec_eval's expected outputs."""
+    values = {}
+    for line in reference(name).read_text().splitlines():
+        measure, qid, value = line.split()
+        values[measure, qid] = value
+    return values
+
+
+def write(tmp_path, name, text):
+    path = tmp_path / name
+    path.write_text(text)
+    return path
+
+
+# --- trec_eval's own test suite ---------------------------------------------------------------
+
+SUITE = {
+    # expected output: (qrels, run, evaluate options)
+    "out.test.aq": ("qrels.test", "results.test", {}),
+    "out.test.aqc": ("qrels.test", "results.trunc", {"missing": "zero"}),  # trec_eval -c
+    "out.test.aql": ("qrels.rel_level", "results.test", {"threshold": 2}),  # trec_eval -l2
+}
+
+
+@pytest.mark.parametrize("expected_output", sorted(SUITE))
+def test_every_query_and_mean_match_trec_eval_test_suite_to_four_decimals(expected_output):
+    qrels, run, options = SUITE[expected_output]
+    expected = trec_eval_output(expected_output)
+    result = rk.evaluate(reference(qrels), reference(run), list(TREC_EVAL_NAMES.values()),
+                         **options)
+    compared = 0
+    for trec_name, ours in TREC_EVAL_NAMES.items():
+        for qid in result.index:
+            assert f"{result.loc[qid, ours]:.4f}" == expected[trec_name, qid], (trec_name, qid)
+            compared += 1
+        assert f"{result[ours].mean():.4f}" == expected[trec_name, "all"], trec_name
+    assert list(result.index) == ["301", "302", "303"]
+    assert compared == 40 * 3
+
+
+def test_missing_zero_scores_the_query_absent_from_the_run_like_trec_eval_c():
+    expected = trec_eval_output("out.test.aqc")
+    assert expected["num_ret", "302"] == "0"
+    result = rk.evaluate(reference("qrels.test"), reference("results.trunc"), ["AP", "nDCG"],
+                         missing="zero")
+    assert result.loc["302"].tolist() == [0.0, 0.0]
+    assert result.attrs["only_in_qrels"] == ["302"]
+
+
+def test_without_missing_zero_the_absent_query_is_dropped_and_reported():
+    with pytest.warns(rk.QueryMismatchWarning, match="'302'"):
+        result = rk.evaluate(reference("qrels.test"), reference("results.trunc"), ["AP"])
+    assert list(result.index) == ["301", "303"]
+    assert result.attrs["only_in_qrels"] == ["302"]
+
+
+def test_trailing_text_after_the_sixth_field_is_ignored_as_trec_eval_does():
+    frame = rk.read_run(reference("results.trunc"))
+    assert list(frame.columns) == ["qid", "q0", "docno", "rank", "score", "tag"]
+    assert frame.loc[0, "tag"] == "STANDARD"
+
+
+# --- pytrec_eval, on runs full of ties ---------------------------------------------------------
+
+PYTREC_NAMES = {
+    "map": "AP", "P_5": "P@5", "P_10": "P@10", "recall_5": "R@5", "recall_10": "R@10",
+    "Rprec": "Rprec", "recip_rank": "RR", "ndcg": "nDCG", "ndcg_cut_5": "nDCG@5",
+    "ndcg_cut_10": "nDCG@10", "map_cut_5": "AP@5",
+}
+
+
+@pytest.mark.parametrize("threshold", [1, 2, 4])
+def test_agrees_with_pytrec_eval_on_generated_runs_with_ties(trec_case, threshold):
+    import pytrec_eval
+
+    measures = {"map", "P.5,10", "recall.5,10", "Rprec", "recip_rank", "ndcg",
+                "ndcg_cut.5,10", "map_cut.5"}
+    theirs = pytrec_eval.RelevanceEvaluator(trec_case.qrels, measures,
+                                            relevance_level=threshold).evaluate(trec_case.run)
+    ours = rk.evaluate(trec_case.qrels, trec_case.run, list(PYTREC_NAMES.values()),
+                       threshold=threshold)
+    assert sorted(ours.index) == sorted(theirs)
+    for qid, values in theirs.items():
+        for trec_name, name in PYTREC_NAMES.items():
+            assert ours.loc[qid, name] == pytest.approx(values[trec_name], abs=1e-12), (qid, name)
+
+
+def test_pytrec_eval_stores_scores_in_single_precision_so_near_ties_become_ties():
+    import pytrec_eval
+
+    # In double precision d1 (relevant) is ahead; in float32 the two scores are equal and the
+    # tie goes to the larger docno, d2.
+    qrels = {"q": {"d1": 1, "d2": 0}}
+    run = {"q": {"d1": 1.0 + 5e-8, "d2": 1.0}}
+    assert np.float32(run["q"]["d1"]) == np.float32(run["q"]["d2"])
+    theirs = pytrec_eval.RelevanceEvaluator(qrels, {"recip_rank"}).evaluate(run)
+    assert theirs["q"]["recip_rank"] == 0.5
+    assert rk.evaluate(qrels, run, ["RR"]).loc["q", "RR"] == 1.0
+    assert rk.evaluate(qrels, run, ["RR"], single_precision=True).loc["q", "RR"] == 0.5
+
+
+# --- the per-list functions --------------------------------------------------------------------
+
+
+def per_list(rels, pool, n_relevant, measure, max_grade):
+    """One query's value from the per-list functions (the book's definitions)."""
+    name, _, k = measure.partition("@")
+    k = int(k) if k else None
+    if name == "P":
+        return rk.precision_at_k(rels, k)
+    if name == "R":
+        return rk.recall_at_k(rels, k, n_relevant=n_relevant)
+    if name == "AP":
+        return rk.average_precision(rels, k, n_relevant=n_relevant)
+    if name == "RR":
+        return rk.reciprocal_rank(rels, k)
+    if name == "nDCG":
+        return rk.ndcg(rels, k, pool=pool)
+    if name == "Rprec":
+        return rk.r_precision(rels, n_relevant=n_relevant)
+    if name == "ERR":
+        return rk.err(rels, k, max_grade=max_grade)
+    raise AssertionError(measure)
+
+
+ALL_MEASURES = ["P@1", "P@5", "P@30", "R@3", "R@10", "AP", "AP@3", "AP@10", "RR", "RR@2",
+                "nDCG", "nDCG@1", "nDCG@5", "Rprec", "ERR", "ERR@3", "ERR@10"]
+
+
+def test_every_measure_equals_the_per_list_function_on_each_query(trec_case):
+    result = rk.evaluate(trec_case.qrels, trec_case.run, ALL_MEASURES)
+    max_grade = max(g for q in trec_case.qrels.values() for g in q.values())
+    assert len(result) == len(trec_case.qrels)
+    for qid in result.index:
+        rels, pool, n_relevant = trec_case.ranked(qid)
+        for measure in ALL_MEASURES:
+            expected = per_list(rels, pool, n_relevant, measure, max_grade)
+            assert result.loc[qid, measure] == pytest.approx(expected, abs=1e-12), (qid, measure)
+
+
+documents = st.sampled_from([f"d{i}" for i in range(12)])
+
+
+@st.composite
+def judged_runs(draw):
+    """Small qrels and runs with tied scores, unjudged and unretrieved documents."""
+    qrels, run = {}, {}
+    for q in range(draw(st.integers(1, 4))):
+        judged = draw(st.dictionaries(documents, st.integers(0, 3), min_size=1, max_size=8))
+        retrieved = draw(st.dictionaries(documents, st.sampled_from([0.0, 0.5, 1.0, 2.5]),
+                                         min_size=1, max_size=10))
+        qrels[f"q{q}"], run[f"q{q}"] = judged, retrieved
+    return qrels, run
+
+
+def ranked_like_trec_eval(qrels, run, qid):
+    order = sorted(run[qid].items(), key=lambda item: (item[1], item[0]), reverse=True)
+    rels = [qrels[qid].get(docno, 0) for docno, _ in order]
+    pool = list(qrels[qid].values())
+    return rels, pool, sum(g >= 1 for g in pool)
+
+
+@given(judged_runs())
+def test_vectorised_evaluate_equals_per_list_functions_on_random_runs(case):
+    qrels, run = case
+    result = rk.evaluate(qrels, run, ALL_MEASURES)
+    max_grade = max(g for q in qrels.values() for g in q.values())
+    for qid in qrels:
+        rels, pool, n_relevant = ranked_like_trec_eval(qrels, run, qid)
+        for measure in ALL_MEASURES:
+            expected = per_list(rels, pool, n_relevant, measure, max_grade)
+            assert result.loc[qid, measure] == pytest.approx(expected, abs=1e-12), measure
+
+
+def test_unsorted_file_order_gives_the_same_values(trec_case):
+    frame = pd.DataFrame(
+        [(q, d, s) for q, docs in trec_case.run.items() for d, s in docs.items()],
+        columns=["qid", "docno", "score"],
+    )
+    shuffled = frame.sample(frac=1.0, random_state=3)
+    a = rk.evaluate(trec_case.qrels, frame, ALL_MEASURES)
+    b = rk.evaluate(trec_case.qrels, shuffled, ALL_MEASURES)
+    pd.testing.assert_frame_equal(a, b)
+
+
+# --- conventions -------------------------------------------------------------------------------
+
+
+def test_tied_scores_are_broken_by_docno_descending_as_strings():
+    # "d9" > "d10" as strings: d9 is ranked first although 9 < 10.
+    qrels = {"q": {"d9": 1}}
+    assert rk.evaluate(qrels, {"q": {"d10": 1.0, "d9": 1.0}}, ["RR"]).loc["q", "RR"] == 1.0
+    qrels = {"q": {"d10": 1}}
+    assert rk.evaluate(qrels, {"q": {"d10": 1.0, "d9": 1.0}}, ["RR"]).loc["q", "RR"] == 0.5
+
+
+def test_denominators_come_from_the_qrels_not_from_the_run():
+    qrels = {"q": {"a": 1, "b": 1, "c": 1, "d": 1}}  # four relevant, two retrieved
+    run = {"q": {"a": 2.0, "x": 1.5, "b": 1.0}}
+    result = rk.evaluate(qrels, run, ["AP", "R@3", "Rprec", "AP@2"])
+    assert result.loc["q"].tolist() == pytest.approx(
+        [(1 + 2 / 3) / 4, 2 / 4, 2 / 4, 1 / 4]
+    )
+
+
+def test_ideal_dcg_uses_every_judged_document_even_unretrieved():
+    qrels = {"q": {"a": 1, "b": 3}}
+    run = {"q": {"a": 1.0}}
+    value = rk.evaluate(qrels, run, ["nDCG"]).loc["q", "nDCG"]
+    assert value == pytest.approx(1 / (3 + 1 / math.log2(3)))
+
+
+def test_negative_grades_are_non_relevant_with_gain_zero_and_not_in_the_ideal():
+    qrels = {"q": {"a": -1, "b": 1}}
+    run = {"q": {"a": 2.0, "b": 1.0}}
+    result = rk.evaluate(qrels, run, ["P@1", "RR", "nDCG", "ERR"])
+    assert result.loc["q"].tolist() == pytest.approx([0.0, 0.5, 1 / math.log2(3), 0.25])
+
+
+def test_query_without_relevant_documents_scores_zero_everywhere():
+    result = rk.evaluate({"q": {"a": 0}}, {"q": {"a": 1.0}}, ALL_MEASURES)
+    assert (result.loc["q"] == 0.0).all()
+
+
+def test_threshold_makes_low_grades_non_relevant_but_leaves_ndcg_alone():
+    qrels = {"q": {"a": 1, "b": 2}}
+    run = {"q": {"a": 2.0, "b": 1.0}}
+    low = rk.evaluate(qrels, run, ["RR", "nDCG"])
+    high = rk.evaluate(qrels, run, ["RR", "nDCG"], threshold=2)
+    assert (low.loc["q", "RR"], high.loc["q", "RR"]) == (1.0, 0.5)
+    assert low.loc["q", "nDCG"] == high.loc["q", "nDCG"]
+
+
+def test_err_max_grade_defaults_to_the_largest_grade_in_the_whole_qrels():
+    qrels = {"q1": {"a": 1}, "q2": {"b": 3}}
+    run = {"q1": {"a": 1.0}, "q2": {"b": 1.0}}
+    result = rk.evaluate(qrels, run, ["ERR@5"])
+    assert result.loc["q1", "ERR@5"] == pytest.approx(rk.err([1], 5, max_grade=3))
+    assert result.loc["q2", "ERR@5"] == pytest.approx(rk.err([3], 5, max_grade=3))
+    told = rk.evaluate(qrels, run, ["ERR@5"], max_grade=4)
+    assert told.loc["q1", "ERR@5"] == pytest.approx(rk.err([1], 5, max_grade=4))
+
+
+def test_result_is_indexed_by_query_id_sorted_as_strings_with_float_columns():
+    qrels = {"10": {"a": 1}, "9": {"a": 1}, "100": {"a": 1}}
+    run = {q: {"a": 1.0} for q in qrels}
+    result = rk.evaluate(qrels, run, ["AP", "P@1"])
+    assert list(result.index) == ["10", "100", "9"]
+    assert result.index.name == "qid"
+    assert list(result.columns) == ["AP", "P@1"]
+    assert all(dtype == np.float64 for dtype in result.dtypes)
+
+
+def test_ids_that_look_like_numbers_stay_text(tmp_path):
+    # pandas' category dtype would read "0301" and "301" as the same number.
+    qrels = write(tmp_path, "qrels", "0301 0 007 1\n301 0 7 1\n")
+    run = write(tmp_path, "run", "0301 Q0 007 1 1.0 t\n301 Q0 7 1 1.0 t\n301 Q0 NA 2 0.5 t\n")
+    result = rk.evaluate(qrels, run, ["RR"])
+    assert result["RR"].to_dict() == {"0301": 1.0, "301": 1.0}
+    assert rk.read_run(run)["docno"].tolist() == ["007", "7", "NA"]
+
+
+# --- the three input forms ---------------------------------------------------------------------
+
+
+def test_paths_frames_and_dicts_give_the_same_table(tmp_path, trec_case):
+    qrels_lines = [f"{q} 0 {d} {g}\n" for q, docs in trec_case.qrels.items()
+                   for d, g in docs.items()]
+    run_lines = [f"{q} Q0 {d} {i} {s} tag\n" for q, docs in trec_case.run.items()
+                 for i, (d, s) in enumerate(docs.items(), start=1)]
+    qrels_path = write(tmp_path, "qrels.txt", "".join(qrels_lines))
+    run_path = write(tmp_path, "run.txt", "".join(run_lines))
+    from_dicts = rk.evaluate(trec_case.qrels, trec_case.run, ALL_MEASURES)
+    from_paths = rk.evaluate(qrels_path, run_path, ALL_MEASURES)
+    from_frames = rk.evaluate(rk.read_qrels(qrels_path), rk.read_run(run_path), ALL_MEASURES)
+    from_str = rk.evaluate(str(qrels_path), str(run_path), ALL_MEASURES)
+    pd.testing.assert_frame_equal(from_dicts, from_paths)
+    pd.testing.assert_frame_equal(from_dicts, from_frames)
+    pd.testing.assert_frame_equal(from_dicts, from_str)
+
+
+def test_read_qrels_and_read_run_return_typed_frames(tmp_path):
+    qrels = rk.read_qrels(write(tmp_path, "q", "1 0 a 2\n1\t0\tb\t-1\n"))
+    assert list(qrels.columns) == ["qid", "iter", "docno", "rel"]
+    assert qrels["rel"].tolist() == [2, -1] and qrels["rel"].dtype == np.int64
+    assert qrels["qid"].tolist() == ["1", "1"]
+    run = rk.read_run(write(tmp_path, "r", "1 Q0 a 1 0.25 sys\n1 Q0 b 2  -3e-2  sys\n"))
+    assert run["score"].tolist() == [0.25, -0.03]
+    assert run["rank"].tolist() == [1, 2]
+
+
+# --- queries in one input only -----------------------------------------------------------------
+
+
+def test_query_only_in_the_run_is_warned_about_and_listed():
+    with pytest.warns(rk.QueryMismatchWarning, match="'extra'"):
+        result = rk.evaluate({"q": {"a": 1}}, {"q": {"a": 1.0}, "extra": {"a": 1.0}}, ["AP"])
+    assert list(result.index) == ["q"]
+    assert result.attrs["only_in_run"] == ["extra"]
+    assert result.attrs["only_in_qrels"] == []
+
+
+def test_missing_zero_includes_judged_queries_the_run_lacks_without_warning():
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        result = rk.evaluate({"q": {"a": 1}, "r": {"a": 1}}, {"q": {"a": 1.0}}, ["AP", "RR"],
+                             missing="zero")
+    assert result.loc["r"].tolist() == [0.0, 0.0]
+    assert result.attrs["only_in_qrels"] == ["r"]
+
+
+# --- bad input ---------------------------------------------------------------------------------
+
+BAD_RUNS = {
+    "five fields": ("q Q0 a 1 1.0 t\nq Q0 b 2 0.5\n", 2, "expected at least 6 fields"),
+    "score not a number": ("q Q0 a 1 1.0 t\nq Q0 b 2 high t\n", 2, "'high' is not a number"),
+    "NaN score": ("q Q0 a 1 nan t\n", 1, "not a finite number"),
+    "infinite score": ("q Q0 a 1 1.0 t\n\nq Q0 b 2 -inf t\n", 3, "not a finite number"),
+    "rank not an integer": ("q Q0 a first 1.0 t\n", 1, "rank 'first' is not an integer"),
+}
+
+
+@pytest.mark.parametrize("case", sorted(BAD_RUNS))
+def test_malformed_run_line_raises_naming_file_and_line(tmp_path, case):
+    text, line, problem = BAD_RUNS[case]
+    path = write(tmp_path, "bad.run", text)
+    for read in (rk.read_run, lambda p: rk.evaluate({"q": {"a": 1}}, p, ["AP"])):
+        with pytest.raises(ValueError, match=f"bad.run', line {line}: .*{problem}"):
+            read(path)
+
+
+BAD_QRELS = {
+    "three fields": ("q 0 a 1\nq 0 b\n", 2, "expected 4 fields"),
+    "five fields": ("q 0 a 1\nq 0 b 1 extra\n", 2, "expected 4 fields"),
+    "grade not an integer": ("q 0 a 1.5\n", 1, "'1.5' is not an integer"),
+}
+
+
+@pytest.mark.parametrize("case", sorted(BAD_QRELS))
+def test_malformed_qrels_line_raises_naming_file_and_line(tmp_path, case):
+    text, line, problem = BAD_QRELS[case]
+    path = write(tmp_path, "bad.qrels", text)
+    with pytest.raises(ValueError, match=f"bad.qrels', line {line}: .*{problem}"):
+        rk.read_qrels(path)
+
+
+def test_duplicate_document_in_a_run_file_names_query_document_and_line(tmp_path):
+    path = write(tmp_path, "dup.run", "q Q0 a 1 1.0 t\nr Q0 a 1 1.0 t\nq Q0 a 2 0.5 t\n")
+    with pytest.raises(ValueError, match="dup.run', line 3: document 'a' .* query 'q'"):
+        rk.read_run(path)
+
+
+def test_duplicate_judgment_in_a_qrels_file_names_query_document_and_line(tmp_path):
+    path = write(tmp_path, "dup.qrels", "q 0 a 1\nq 0 b 0\nq 0 a 0\n")
+    with pytest.raises(ValueError, match="dup.qrels', line 3: document 'a' .* query 'q'"):
+        rk.evaluate(path, {"q": {"a": 1.0}}, ["AP"])
+
+
+def test_duplicate_document_in_a_frame_names_query_and_document():
+    run = pd.DataFrame({"qid": ["q", "q"], "docno": ["a", "a"], "score": [1.0, 2.0]})
+    with pytest.raises(ValueError, match="run: document 'a' is listed twice for query 'q'"):
+        rk.evaluate({"q": {"a": 1}}, run, ["AP"])
+
+
+@pytest.mark.parametrize("measure", ["MAP", "P", "R", "P@0", "Rprec@5", "nDCG@x", "ndcg@10"])
+def test_unknown_or_incomplete_measure_raises_naming_it(measure):
+    with pytest.raises(ValueError, match="measures"):
+        rk.evaluate({"q": {"a": 1}}, {"q": {"a": 1.0}}, [measure])
+
+
+@pytest.mark.parametrize(
+    ("options", "argument"),
+    [({"threshold": 0}, "threshold"), ({"missing": "drop"}, "missing"),
+     ({"max_grade": 2}, "max_grade")],
+)
+def test_bad_options_raise_naming_the_option(options, argument):
+    with pytest.raises(ValueError, match=argument):
+        rk.evaluate({"q": {"a": 3}}, {"q": {"a": 1.0}}, ["ERR@5"], **options)
+
+
+def test_frames_without_the_needed_columns_or_with_nan_scores_raise():
+    with pytest.raises(ValueError, match="'score'"):
+        rk.evaluate({"q": {"a": 1}}, pd.DataFrame({"qid": ["q"], "docno": ["a"]}), ["AP"])
+    with pytest.raises(ValueError, match="finite"):
+        rk.evaluate({"q": {"a": 1}}, {"q": {"a": float("nan")}}, ["AP"])
+
+
+def test_wrong_kind_of_input_raises_type_error():
+    with pytest.raises(TypeError, match="run must be"):
+        rk.evaluate({"q": {"a": 1}}, 42, ["AP"])
+    with pytest.raises(TypeError, match="query 'q'"):
+        rk.evaluate({"q": [1]}, {"q": {"a": 1.0}}, ["AP"])
