@@ -221,3 +221,143 @@ def test_ap_agrees_with_trec_evals_test_outputs(trec_reference, judgments, thres
     for qid, rels, _, n_relevant, measures in trec_reference.queries(judgments, threshold):
         assert rk.average_precision(rels, n_relevant=n_relevant, threshold=threshold) == pytest.approx(
             measures["map"], abs=0.5e-4), qid
+
+
+# --- interpolated precision and the 11-point average ----------------------------------------------
+
+_LEVELS = (0.0, 0.1, 0.2, 0.3, 0.4, 0.5, 0.6, 0.7, 0.8, 0.9, 1.0)
+
+
+def _best_precision_at_recall_at_least(rels, level, n_relevant):
+    """The textbook definition, in exact fractions: max P@k over ranks k with R@k >= level."""
+    from fractions import Fraction
+
+    level = Fraction(str(level))
+    best = Fraction(0)
+    hits = 0
+    for k, grade in enumerate(rels, start=1):
+        hits += grade >= 1
+        if n_relevant and Fraction(hits, n_relevant) >= level and hits:
+            best = max(best, Fraction(hits, k))
+    return float(best)
+
+
+@given(binary, st.integers(0, 4), st.sampled_from(_LEVELS))
+def test_interpolated_precision_is_the_best_precision_at_recall_at_least_the_level(rels, missing, level):
+    n_relevant = sum(rels) + missing
+    assert rk.interpolated_precision(rels, level, n_relevant=n_relevant) == pytest.approx(
+        _best_precision_at_recall_at_least(rels, level, n_relevant), abs=1e-12
+    )
+
+
+def test_interpolated_precision_reads_0_3_of_10_relevant_as_exactly_3():
+    # 0.3 * 10 is 3.0000000000000004 in floating point; recall 3/10 is reached at rank 3.
+    rels = [1, 1, 1, 0, 0, 0, 0, 0, 0, 0, 1]
+    assert rk.interpolated_precision(rels, 0.3, n_relevant=10) == 1.0
+
+
+def test_interpolated_precision_is_zero_past_the_recall_the_list_reaches():
+    assert rk.interpolated_precision([1, 0, 1], 0.7, n_relevant=4) == 0.0
+    assert rk.interpolated_precision([0, 0], 0.0) == 0.0
+    assert rk.eleven_point_average_precision([0, 0, 0]) == 0.0
+
+
+def test_the_three_conventions_turn_level_0_4_of_3_relevant_into_different_ranks():
+    rels = [1, 0, 1, 0, 0, 1]  # seed 002
+    # textbook: ceil(1.2) = 2 relevant; trec_eval 10: round(1.2) = 1; trec_eval 9: int(1.2 + 0.9) = 2
+    assert rk.interpolated_precision(rels, 0.4) == pytest.approx(2 / 3, abs=1e-12)
+    assert rk.interpolated_precision(rels, 0.4, convention="trec_eval") == 1.0
+    assert rk.interpolated_precision(rels, 0.4, convention="trec_eval_9") == pytest.approx(2 / 3, abs=1e-12)
+
+
+def test_eleven_point_average_of_seed_002_is_8_over_11():
+    # levels 0..0.3 need 1 relevant (P = 1), 0.4..0.6 need 2 (P = 2/3), 0.7..1 need 3 (P = 1/2)
+    assert rk.eleven_point_average_precision([1, 0, 1, 0, 0, 1]) == pytest.approx(8 / 11, abs=1e-12)
+
+
+def test_eleven_point_average_is_the_mean_of_the_eleven_interpolated_precisions():
+    rels, n_relevant = (1, 1, 0, 1, 0, 0, 1), 5
+    for convention in ("textbook", "trec_eval", "trec_eval_9"):
+        levels = [rk.interpolated_precision(rels, level, n_relevant=n_relevant, convention=convention)
+                  for level in _LEVELS]
+        assert rk.eleven_point_average_precision(
+            rels, n_relevant=n_relevant, convention=convention
+        ) == pytest.approx(sum(levels) / 11, abs=1e-12)
+
+
+def test_trec_eval_9_convention_agrees_with_pytrec_eval_iprec_at_recall_and_11pt_avg(trec_case):
+    results = trec_case.trec_eval({"iprec_at_recall", "11pt_avg"})
+    for qid, measures in results.items():
+        rels, _, n_relevant = trec_case.ranked(qid)
+        for level in _LEVELS:
+            assert rk.interpolated_precision(
+                rels, level, n_relevant=n_relevant, convention="trec_eval_9"
+            ) == pytest.approx(measures[f"iprec_at_recall_{level:.2f}"], abs=1e-12), (qid, level)
+        assert rk.eleven_point_average_precision(
+            rels, n_relevant=n_relevant, convention="trec_eval_9"
+        ) == pytest.approx(measures["11pt_avg"], abs=1e-12), qid
+
+
+@pytest.mark.parametrize("judgments, threshold", [("test", 1), ("rel_level", 2)])
+def test_trec_eval_convention_reproduces_trec_eval_10s_iprec_at_recall_and_11pt_avg(
+    trec_reference, judgments, threshold
+):
+    # trec_eval 10 rounds level * R to the nearest integer; its own expected outputs (4 decimals)
+    # differ from pytrec_eval's (trec_eval 9) on these queries, e.g. topic 301 at recall 0.1.
+    for qid, rels, _, n_relevant, measures in trec_reference.queries(judgments, threshold):
+        for level in _LEVELS:
+            value = rk.interpolated_precision(
+                rels, level, n_relevant=n_relevant, threshold=threshold, convention="trec_eval"
+            )
+            assert value == pytest.approx(measures[f"iprec_at_recall_{level:.2f}"], abs=0.5e-4), (qid, level)
+        value = rk.eleven_point_average_precision(
+            rels, n_relevant=n_relevant, threshold=threshold, convention="trec_eval"
+        )
+        assert value == pytest.approx(measures["11pt_avg"], abs=0.5e-4), qid
+
+
+def test_interpolated_precision_rejects_a_level_outside_0_1_and_an_unknown_convention():
+    with pytest.raises(ValueError, match="recall"):
+        rk.interpolated_precision([1, 0], 1.5)
+    with pytest.raises(ValueError, match="convention"):
+        rk.eleven_point_average_precision([1, 0], convention="trec")
+
+
+@given(binary, st.integers(0, 3))
+def test_explain_eleven_point_value_equals_the_function_and_has_eleven_rows(rels, missing):
+    n_relevant = sum(rels) + missing
+    explanation = rk.explain.eleven_point_average_precision(rels, n_relevant=n_relevant)
+    assert explanation.value == rk.eleven_point_average_precision(rels, n_relevant=n_relevant)
+    assert len(explanation.table) == 11
+
+
+# --- seed 003's mean of P@i ----------------------------------------------------------------------
+
+
+def test_mean_precision_at_ranks_of_seed_002s_ranking_is_the_mean_of_its_six_precisions():
+    expected = (1 + 1 / 2 + 2 / 3 + 2 / 4 + 2 / 5 + 3 / 6) / 6
+    assert rk.mean_precision_at_ranks(SEED_002) == pytest.approx(expected, abs=1e-12)
+    assert rk.average_precision(SEED_002) == pytest.approx((1 + 2 / 3 + 3 / 6) / 3, abs=1e-12)
+
+
+@given(graded, st.integers(1, 20))
+def test_mean_precision_at_ranks_is_the_mean_of_precision_at_k(rels, k):
+    expected = np.mean([rk.precision_at_k(rels, i) for i in range(1, k + 1)])
+    assert rk.mean_precision_at_ranks(rels, k) == pytest.approx(expected, abs=1e-12)
+
+
+def test_a_perfect_ranking_has_ap_1_but_a_mean_precision_at_ranks_below_1():
+    perfect = [1, 1, 0, 0, 0, 0]
+    assert rk.average_precision(perfect) == 1.0
+    assert rk.mean_precision_at_ranks(perfect) == pytest.approx((1 + 1 + 2 / 3 + 2 / 4 + 2 / 5 + 2 / 6) / 6)
+
+
+def test_appending_non_relevant_documents_lowers_mean_precision_at_ranks_but_not_ap():
+    short, longer = [1, 0, 1], [1, 0, 1, 0, 0, 0]
+    assert rk.average_precision(short) == rk.average_precision(longer)
+    assert rk.mean_precision_at_ranks(longer) < rk.mean_precision_at_ranks(short)
+
+
+@given(graded)
+def test_explain_mean_precision_at_ranks_value_equals_the_function(rels):
+    assert rk.explain.mean_precision_at_ranks(rels).value == rk.mean_precision_at_ranks(rels)
