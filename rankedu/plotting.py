@@ -274,6 +274,14 @@ def plot_precision_recall_at_k(rels, *, n_relevant=None, threshold=1, ax=None):
     -------
     matplotlib Axes
         Two lines, "P@k" and "R@k", x the cutoffs 1..len(rels).
+
+    Examples
+    --------
+    >>> ax = plot_precision_recall_at_k([1, 0, 1], n_relevant=4)
+    >>> [[round(float(v), 4) for v in line.get_ydata()] for line in ax.get_lines()]
+    [[1.0, 0.5, 0.6667], [0.25, 0.25, 0.5]]
+    >>> ax.get_xlabel()
+    'cutoff $k$'
     """
     ax = _axes(ax)
     precision, recall = rk.precision_recall_curve(rels, n_relevant=n_relevant, threshold=threshold)
@@ -309,6 +317,14 @@ def plot_precision_recall_curve(rels, *, n_relevant=None, threshold=1, interpola
     matplotlib Axes
         The points joined in rank order ("P@k against R@k") and, if asked, the step line
         ("interpolated precision").
+
+    Examples
+    --------
+    >>> points, steps = plot_precision_recall_curve([1, 0, 1, 0]).get_lines()
+    >>> points.get_xdata().tolist(), [round(float(p), 4) for p in points.get_ydata()]
+    ([0.5, 0.5, 1.0, 1.0], [1.0, 0.5, 0.6667, 0.5])
+    >>> steps.get_xdata().tolist(), [round(float(p), 4) for p in steps.get_ydata()]
+    ([0.0, 0.5, 1.0], [1.0, 1.0, 0.6667])
     """
     ax = _axes(ax)
     precision, recall = rk.precision_recall_curve(rels, n_relevant=n_relevant, threshold=threshold)
