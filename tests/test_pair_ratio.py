@@ -83,6 +83,14 @@ def test_no_comparable_pair_is_not_silently_nan():
         assert not math.isnan(value)
 
 
+def test_no_concordant_pair_gives_0_as_the_docstring_says_including_0_over_0():
+    # The contract fixes only C > 0, D = 0 -> inf; the docstring fixes the rest: 0.0 when
+    # there is no concordant pair, whether or not there are discordant ones.
+    assert rk.pair_ratio([1, 1, 1], [0.3, 0.2, 0.1]) == 0.0
+    assert rk.pair_ratio([1, 0], [0.5, 0.5]) == 0.0
+    assert rk.pair_ratio([1, 0], [0.1, 0.5]) == 0.0
+
+
 # --- properties -----------------------------------------------------------------------------
 
 pairs_strategy = st.lists(st.tuples(st.integers(0, 3), st.integers(0, 5)), min_size=2, max_size=12)

@@ -291,3 +291,18 @@ def test_nothing_is_silently_dropped_from_a_list_with_a_nan():
         rk.precision_at_k([1, math.nan], 2)
     with pytest.raises(ValueError):
         rk.roc_auc([1, 0], [0.5, math.nan])
+
+
+@pytest.mark.parametrize("module", MODULES)
+@pytest.mark.parametrize("groups", [np.array([["a", "a"], ["b", "b"]]), [["a"], ["a"], ["b"], ["b"]], "aabb", None],
+                         ids=["2-D-array", "nested-list", "one-string", "None"])
+def test_gauc_groups_that_are_not_a_flat_sequence_raise_naming_groups(module, groups):
+    with pytest.raises(EITHER, match="groups"):
+        module.gauc(groups, LABELS, SCORES)
+
+
+@pytest.mark.parametrize("module", MODULES)
+@pytest.mark.parametrize("bad", [None, 3, {1, 0}], ids=["None", "int", "set"])
+@pytest.mark.parametrize("name, call", RELS_METRICS.items(), ids=list(RELS_METRICS))
+def test_rels_that_is_not_a_sequence_raises_naming_rels(module, bad, name, call):
+    check(call, module, bad, "rels", EITHER)
