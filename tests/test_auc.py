@@ -156,3 +156,50 @@ def test_lists_tuples_and_arrays_give_the_same_float(convert):
     assert type(auc) is float and type(gauc) is float
     assert auc == rk.roc_auc(LABELS, SCORES)
     assert gauc == rk.gauc(GROUPS, LABELS, SCORES)
+
+
+# --- what the ROC and GAUC chapters rely on -------------------------------------------------
+
+
+@given(labelled_scores())
+def test_roc_curve_is_sklearn_roc_curve_without_dropped_points(case):
+    from sklearn.metrics import roc_curve
+
+    labels, scores = case
+    fpr, tpr, thresholds = rk.roc_curve(labels, scores)
+    sk_fpr, sk_tpr, sk_thresholds = roc_curve(labels, scores, drop_intermediate=False)
+    np.testing.assert_allclose(fpr, sk_fpr, rtol=0, atol=1e-12)
+    np.testing.assert_allclose(tpr, sk_tpr, rtol=0, atol=1e-12)
+    np.testing.assert_array_equal(thresholds, sk_thresholds)
+
+
+@given(labelled_scores())
+def test_roc_curve_area_by_trapezoids_is_roc_auc(case):
+    labels, scores = case
+    fpr, tpr, _ = rk.roc_curve(labels, scores)
+    area = float(np.sum(np.diff(fpr) * (tpr[1:] + tpr[:-1]) / 2))
+    assert area == pytest.approx(rk.roc_auc(labels, scores), abs=1e-12)
+
+
+def test_explain_gauc_lists_the_skipped_single_class_groups():
+    skipped = rk.explain.gauc(
+        ["a", "a", "none", "none", "all", "b", "b"], [1, 0, 0, 0, 1, 0, 1], [0.2, 0.1, 0.5, 0.4, 0.3, 0.6, 0.7]
+    ).tables["skipped"]
+    assert sorted(skipped["group"]) == ["all", "none"]
+    counts = dict(zip(skipped["group"], zip(skipped["impressions"], skipped["clicks"])))
+    assert counts == {"none": (2, 0), "all": (1, 1)}
+
+
+@given(st.lists(st.tuples(st.integers(0, 3), st.integers(0, 1), st.integers(0, 4)), min_size=2, max_size=25)
+       .filter(lambda rows: any(
+           0 < sum(y for g2, y, _ in rows if g2 == g) < sum(1 for g2, _, _ in rows if g2 == g)
+           for g in {g for g, _, _ in rows})),
+       st.sampled_from(["impressions", "clicks"]))
+def test_gauc_ignores_a_constant_added_to_a_groups_scores(rows, weight):
+    # Scores are multiples of 1/4 and the shifts multiples of 1, so the sums are exact floats
+    # and no tie is made or broken by rounding.
+    groups = [g for g, _, _ in rows]
+    labels = [y for _, y, _ in rows]
+    scores = [s / 4 for _, _, s in rows]
+    shifted = [s + 10 * g for g, s in zip(groups, scores)]
+    assert rk.gauc(groups, labels, shifted, weight=weight) == rk.gauc(groups, labels, scores, weight=weight)
