@@ -59,15 +59,23 @@ class Explanation:
         return next(iter(self.tables.values()))
 
     def __repr__(self) -> str:
-        parts = [f"{title}\n{table.to_string(index=False)}" for title, table in self.tables.items()]
+        parts = [
+            f"{title}\n{table.to_string(index=_labelled(table))}" for title, table in self.tables.items()
+        ]
         return "\n\n".join([*parts, f"{self.name} = {self.value!r}"])
 
     def _repr_html_(self) -> str:
         parts = [
-            f"<h4>{html.escape(title)}</h4>{table.to_html(index=False)}" for title, table in self.tables.items()
+            f"<h4>{html.escape(title)}</h4>{table.to_html(index=_labelled(table))}"
+            for title, table in self.tables.items()
         ]
         value = f"<p><b>{html.escape(self.name)}</b> = {html.escape(repr(self.value))}</p>"
         return "".join([*parts, value])
+
+
+def _labelled(table: pd.DataFrame) -> bool:
+    """Whether a table's index carries labels worth showing (a row number does not)."""
+    return not isinstance(table.index, pd.RangeIndex)
 
 
 def _explainer(module: str, name: str):
