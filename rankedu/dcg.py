@@ -11,7 +11,9 @@ Conventions:
   retrieved or not — sorted by grade, highest first, and cut at ``k`` (trec_eval's ``ndcg`` and
   ``ndcg_cut``). ``pool`` defaults to ``rels``, which is what scikit-learn's ``ndcg_score`` does.
 - NDCG is 0.0 when the ideal DCG is 0 (no document with a positive gain). Grades may be
-  negative (a penalty for bad documents); NDCG is then no longer confined to [0, 1].
+  negative (a penalty for bad documents); NDCG is then no longer confined to [0, 1], and an
+  ideal DCG below 0 raises ``ValueError``, since dividing by it would reverse the order of
+  rankings.
 
 The book's chapter "From cumulative gain to NDCG" (``book/ndcg.ipynb``) derives them.
 """
@@ -83,8 +85,9 @@ def _dcg_columns(grades: np.ndarray, k, gain: str, discount: str) -> dict[str, n
     if gain != "linear":
         columns[gain_name] = gain_of(grades)
     columns[discount_name] = discount_of(ranks)
-    columns[f"{gain_name}/{discount_name}"] = gain_of(grades) / columns[discount_name]
-    columns["DCG@i"] = np.cumsum(columns[f"{gain_name}/{discount_name}"])
+    term = f"{gain_name}/{discount_name}" if gain == "linear" else f"({gain_name})/{discount_name}"
+    columns[term] = gain_of(grades) / columns[discount_name]
+    columns["DCG@i"] = np.cumsum(columns[term])
     return columns
 
 
@@ -173,6 +176,12 @@ def idcg(pool, k=None, *, gain="linear", discount="log2") -> float:
 def _ndcg_steps(rels, k=None, pool=None, gain="linear", discount="log2") -> Steps:
     actual = _dcg_steps(rels, k, gain, discount)
     ideal = _idcg_steps(rels if pool is None else pool, k, gain, discount)
+    if ideal.value < 0:
+        raise ValueError(
+            f"pool: the ideal DCG is negative ({ideal.value:.6g}), so DCG / ideal DCG would "
+            "reward a worse ranking with a larger NDCG; give negative grades gain 0 (as "
+            "trec_eval does) or leave documents with negative grades out of the pool"
+        )
     value = actual.value / ideal.value if ideal.value else 0.0
     return Steps(value, {**actual.tables, **ideal.tables})
 
@@ -199,6 +208,11 @@ def ndcg(rels, k=None, *, pool=None, gain="linear", discount="log2") -> float:
     float
         In [0, 1] when grades are non-negative and ``pool`` contains the ranked grades;
         0.0 when the ideal DCG is 0.
+
+    Raises
+    ------
+    ValueError
+        When the ideal DCG is negative (every judged grade is 0 or below, some below).
 
     Examples
     --------
