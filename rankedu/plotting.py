@@ -216,7 +216,8 @@ def plot_roc(labels, scores, *, label=None, chance=True, ax=None, **line_options
     """Plot the ROC curve of ``scores`` against ``labels``: TPR against FPR.
 
     The points are ``rk.roc_curve(labels, scores)``, joined by straight lines (a run of tied
-    scores is one diagonal segment), so the area under the drawn line is ``rk.roc_auc``.
+    scores is one diagonal segment), so the area under the drawn line is ``rk.roc_auc``. The
+    chapter "ROC curves and AUC" (``book/roc_auc.ipynb``) draws its figures with it.
 
     Parameters
     ----------
