@@ -224,6 +224,18 @@ def test_ndcg_is_zero_when_the_ideal_dcg_is_zero():
     assert type(rk.ndcg((0, 0, 0))) is float
 
 
+def test_ndcg_refuses_a_negative_ideal_dcg_instead_of_reversing_the_order():
+    # DCG/IDCG with IDCG < 0 would score the Bad-document-first ranking 2.0.
+    with pytest.raises(ValueError, match="pool: the ideal DCG is negative"):
+        rk.ndcg([-1, 0, 0])
+    with pytest.raises(ValueError, match="pool"):
+        rk.explain.ndcg([0, 0], pool=[0, -1])
+
+
+def test_ndcg_with_negative_grades_and_a_positive_ideal_can_be_negative():
+    assert rk.ndcg([-1, 1]) == pytest.approx((-1 + 1 / math.log2(3)) / (1 - 1 / math.log2(3)))
+
+
 def test_k_cuts_the_list_and_the_ideal():
     assert rk.dcg(SEED_RELS, 2) == pytest.approx(3 + 2 / math.log2(3), abs=1e-12)
     assert rk.ndcg(SEED_RELS, 1, pool=SEED_POOL) == 1.0
