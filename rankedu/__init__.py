@@ -40,7 +40,7 @@ from rankedu.dcg import cumulative_gain, dcg, idcg, ndcg
 from rankedu.explain import Explanation
 from rankedu.pair_ratio import goodman_kruskal_gamma, kendall_tau, pair_ratio
 from rankedu.reciprocal_rank import mean_reciprocal_rank, reciprocal_rank
-from rankedu.trec import QueryMismatchWarning, evaluate, read_qrels, read_run
+from rankedu.trec import QueryMismatchWarning, evaluate, ranked_list, read_qrels, read_run
 
 __version__ = "0.1.0"
 
@@ -76,6 +76,7 @@ __all__ = [
     "precision_at_k",
     "precision_recall_curve",
     "r_precision",
+    "ranked_list",
     "read_qrels",
     "read_run",
     "recall",

@@ -51,7 +51,9 @@ import pandas as pd
 
 from rankedu._validation import as_cutoff, as_number, as_numbers, one_of
 
-__all__ = ["QueryMismatchWarning", "evaluate", "read_qrels", "read_run", "MEASURES"]
+__all__ = [
+    "MEASURES", "QueryMismatchWarning", "evaluate", "ranked_list", "read_qrels", "read_run",
+]
 
 RUN_COLUMNS = ("qid", "q0", "docno", "rank", "score", "tag")
 QRELS_COLUMNS = ("qid", "iter", "docno", "rel")
@@ -683,6 +685,68 @@ def evaluate(qrels, run, measures, *, threshold=1, missing="skip", max_grade=Non
     result.attrs["only_in_run"] = only_in_run
     result.attrs["only_in_qrels"] = only_in_qrels
     return result
+
+
+def ranked_list(qrels, run, qid, *, single_precision=False) -> pd.DataFrame:
+    """One query's ranking as ``evaluate`` sees it, with the judgment of each document.
+
+    The documents are ranked exactly as :func:`evaluate` ranks them (score descending, ties by
+    docno descending), so ``ranked_list(...)["grade"].clip(lower=0)`` is the ``rels`` the
+    per-list functions (:func:`rankedu.ndcg`, ``rk.explain.ndcg``, ...) take for this query.
+
+    Parameters
+    ----------
+    qrels, run : path, pandas.DataFrame or dict
+        As for :func:`evaluate`.
+    qid : str
+        The query.
+    single_precision : bool, default False
+        Round scores to float32 first, as pytrec_eval does.
+
+    Returns
+    -------
+    pandas.DataFrame
+        Columns ``rank`` (from 1), ``docno``, ``score``, ``judged`` (bool) and ``grade`` (the
+        qrels grade, 0 when not judged), one row per retrieved document, best first.
+        ``attrs["pool"]`` holds the grades of every judged document of the query.
+
+    Examples
+    --------
+    >>> import rankedu as rk
+    >>> rk.ranked_list({"q": {"d9": 1}}, {"q": {"d10": 1.0, "d9": 1.0, "d1": 2.0}}, "q")
+       rank docno  score  judged  grade
+    0     1    d1    2.0   False      0
+    1     2    d9    1.0    True      1
+    2     3   d10    1.0   False      0
+    """
+    judged = _load(qrels, "qrels", "qrels")
+    ranking = _load(run, "run", "run")
+    qid = str(qid)
+    for table, name in ((judged, "qrels"), (ranking, "run")):
+        if qid not in table.qids:
+            raise ValueError(f"qid: query {qid!r} is not in the {name}")
+    mine = ranking.qid_codes == ranking.qids.get_loc(qid)
+    doc_codes, score = ranking.doc_codes[mine], ranking.values[mine]
+    if single_precision:
+        score = score.astype(np.float32).astype(np.float64)
+    order = _rank_order(np.zeros(len(score), dtype=np.int64), score, doc_codes, ranking.docnos)
+    docnos = ranking.docnos.take(doc_codes[order])
+    in_qrels = judged.qid_codes == judged.qids.get_loc(qid)
+    grades = pd.Series(judged.values[in_qrels], index=judged.docnos.take(judged.doc_codes[in_qrels]))
+    found = docnos.isin(grades.index)
+    grade = grades.reindex(docnos).fillna(0.0).to_numpy()
+    if np.all(grade == np.round(grade)):
+        grade = grade.astype(np.int64)
+    frame = pd.DataFrame({
+        "rank": np.arange(1, len(order) + 1),
+        "docno": np.asarray(docnos, dtype=object),
+        "score": score[order],
+        "judged": found,
+        "grade": grade,
+    })
+    frame["docno"] = frame["docno"].astype(str)
+    frame.attrs["pool"] = grades.to_numpy().tolist()
+    return frame
 
 
 def _warn_dropped(only_in_run: list, only_in_qrels: list) -> None:

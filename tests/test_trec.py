@@ -207,6 +207,21 @@ def test_vectorised_evaluate_equals_per_list_functions_on_random_runs(case):
             assert result.loc[qid, measure] == pytest.approx(expected, abs=1e-12), measure
 
 
+def test_ranked_list_ranks_a_query_exactly_as_evaluate_does(trec_case):
+    for qid in list(trec_case.run)[:40]:
+        frame = rk.ranked_list(trec_case.qrels, trec_case.run, qid)
+        rels, pool, _ = trec_case.ranked(qid)
+        assert frame["grade"].tolist() == rels
+        assert sorted(frame.attrs["pool"]) == sorted(pool)
+        assert frame["rank"].tolist() == list(range(1, len(rels) + 1))
+        assert frame["judged"].tolist() == [d in trec_case.qrels[qid] for d in frame["docno"]]
+
+
+def test_ranked_list_of_an_unknown_query_raises_naming_it():
+    with pytest.raises(ValueError, match="query 'nope' is not in the qrels"):
+        rk.ranked_list({"q": {"a": 1}}, {"q": {"a": 1.0}}, "nope")
+
+
 def test_unsorted_file_order_gives_the_same_values(trec_case):
     frame = pd.DataFrame(
         [(q, d, s) for q, docs in trec_case.run.items() for d, s in docs.items()],

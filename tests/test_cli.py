@@ -1,0 +1,144 @@
+"""Tests of rankedu/cli.py (the ``rankedu`` command) and rankedu/__main__.py."""
+
+import re
+import subprocess
+import sys
+
+import pytest
+
+import rankedu as rk
+from rankedu.cli import main
+
+QRELS = "q1 0 a 2\nq1 0 b 0\nq1 0 c 1\nq2 0 a 1\nq3 0 z 1\n"
+RUN = (
+    "q1 Q0 b 1 3.0 sys\nq1 Q0 a 2 2.0 sys\nq1 Q0 x 3 1.0 sys\n"
+    "q2 Q0 b 1 1.0 sys\nq2 Q0 a 2 1.0 sys\n"
+)
+
+
+@pytest.fixture
+def files(tmp_path):
+    qrels, run = tmp_path / "qrels.txt", tmp_path / "run.txt"
+    qrels.write_text(QRELS)
+    run.write_text(RUN)
+    return str(qrels), str(run)
+
+
+def table(text):
+    """{(measure, qid): value} from trec_eval-style lines."""
+    rows = [line.split("\t") for line in text.splitlines() if "\t" in line]
+    return {(m.strip(), q): v for m, q, v in rows}
+
+
+def test_evaluate_prints_the_mean_of_each_measure_like_trec_eval(files, capsys):
+    assert main(["evaluate", *files, "-m", "AP", "nDCG@2"]) == 0
+    out = table(capsys.readouterr().out)
+    with pytest.warns(rk.QueryMismatchWarning):  # q3 is not in the run
+        expected = rk.evaluate(*files, ["AP", "nDCG@2"])
+    assert out["num_q", "all"] == "2"
+    assert out["AP", "all"] == f"{expected['AP'].mean():.4f}"
+    assert out["nDCG@2", "all"] == f"{expected['nDCG@2'].mean():.4f}"
+    assert ("AP", "q1") not in out
+
+
+def test_evaluate_q_prints_every_query_before_the_mean(files, capsys):
+    assert main(["evaluate", *files, "-m", "RR", "P@2", "-q", "--digits", "6"]) == 0
+    captured = capsys.readouterr()
+    out = table(captured.out)
+    # q2: a and b tie at 1.0; b > a as docno, so b (non-relevant) comes first.
+    assert out["RR", "q1"] == "0.500000" and out["RR", "q2"] == "0.500000"
+    assert out["P@2", "q1"] == "0.500000"
+    lines = captured.out.splitlines()
+    assert lines[-1].startswith("P@2") and "\tall\t" in lines[-1]
+    # q3 is judged but not in the run: skipped and reported on stderr.
+    assert ("RR", "q3") not in out
+    assert "warning" in captured.err and "'q3'" in captured.err
+
+
+def test_evaluate_c_scores_missing_queries_zero_like_trec_eval_c(files, capsys):
+    assert main(["evaluate", *files, "-m", "RR", "-q", "-c"]) == 0
+    captured = capsys.readouterr()
+    out = table(captured.out)
+    assert out["RR", "q3"] == "0.0000"
+    assert out["num_q", "all"] == "3"
+    assert captured.err == ""
+
+
+def test_threshold_option_is_passed_on_like_trec_eval_l(files, capsys):
+    assert main(["evaluate", *files, "-m", "RR", "-q", "-l", "2"]) == 0
+    out = table(capsys.readouterr().out)
+    assert out["RR", "q1"] == "0.5000"  # only a (grade 2) is relevant: rank 2
+    assert out["RR", "q2"] == "0.0000"
+
+
+def test_explain_prints_the_steps_ending_in_the_value_evaluate_gives(files, capsys):
+    assert main(["explain", *files, "q1", "-m", "nDCG@3", "AP"]) == 0
+    out = capsys.readouterr().out
+    with pytest.warns(rk.QueryMismatchWarning):  # q3 is not in the run
+        expected = rk.evaluate(*files, ["nDCG@3", "AP"])
+    assert "query q1: 3 documents retrieved, 3 judged" in out
+    assert "ideal DCG" in out
+    shown = dict(re.findall(r"^evaluate: (\S+) = (\S+)$", out, flags=re.M))
+    assert float(shown["nDCG@3"]) == pytest.approx(expected.loc["q1", "nDCG@3"], abs=1e-15)
+    assert float(shown["AP"]) == pytest.approx(expected.loc["q1", "AP"], abs=1e-15)
+    ndcg_value = float(re.search(r"^ndcg = (\S+)$", out, flags=re.M).group(1))
+    assert ndcg_value == pytest.approx(expected.loc["q1", "nDCG@3"], abs=1e-12)
+
+
+def test_explain_of_a_query_not_in_the_run_exits_2(files, capsys):
+    assert main(["explain", *files, "q3", "-m", "AP"]) == 2
+    assert "query 'q3' is not in the run" in capsys.readouterr().err
+
+
+@pytest.mark.parametrize(
+    ("argv", "message"),
+    [
+        (["-m", "MAP"], "unknown measure 'MAP'"),
+        (["-m", "P"], "P needs a cutoff"),
+        (["-m", "AP", "-l", "0"], "threshold must be > 0"),
+    ],
+)
+def test_bad_measures_or_options_exit_2_with_the_reason(files, capsys, argv, message):
+    assert main(["evaluate", *files, *argv]) == 2
+    err = capsys.readouterr().err
+    assert err.startswith("rankedu evaluate: error:") and message in err
+
+
+def test_missing_and_malformed_files_exit_2_naming_the_file(tmp_path, files, capsys):
+    assert main(["evaluate", files[0], str(tmp_path / "nope.txt"), "-m", "AP"]) == 2
+    assert "nope.txt" in capsys.readouterr().err
+    bad = tmp_path / "bad.txt"
+    bad.write_text("q1 Q0 a 1 1.0 sys\nq1 Q0 b 2\n")
+    assert main(["evaluate", files[0], str(bad), "-m", "AP"]) == 2
+    assert "bad.txt', line 2" in capsys.readouterr().err
+
+
+def test_usage_errors_exit_2(files, capsys):
+    with pytest.raises(SystemExit) as exit_info:
+        main(["evaluate", *files])  # no -m
+    assert exit_info.value.code == 2
+    with pytest.raises(SystemExit) as exit_info:
+        main(["frobnicate"])
+    assert exit_info.value.code == 2
+
+
+def test_help_lists_the_commands_and_the_measures(capsys):
+    with pytest.raises(SystemExit) as exit_info:
+        main(["--help"])
+    assert exit_info.value.code == 0
+    out = capsys.readouterr().out
+    assert "evaluate" in out and "explain" in out and "nDCG@k" in out
+
+
+def test_python_dash_m_rankedu_runs_the_same_command(files):
+    done = subprocess.run(
+        [sys.executable, "-m", "rankedu", "evaluate", *files, "-m", "AP"],
+        capture_output=True, text=True, check=False,
+    )
+    assert done.returncode == 0
+    assert table(done.stdout)["num_q", "all"] == "2"
+    bad = subprocess.run(
+        [sys.executable, "-m", "rankedu", "evaluate", *files, "-m", "nope"],
+        capture_output=True, text=True, check=False,
+    )
+    assert bad.returncode == 2 and "unknown measure" in bad.stderr
