@@ -395,6 +395,14 @@ def plot_average_precision_area(rels, *, n_relevant=None, threshold=1, ax=None):
     matplotlib Axes
         One filled step patch from :func:`average_precision_steps`, labelled with
         ``rk.average_precision`` to 4 decimals.
+
+    Examples
+    --------
+    >>> ax = plot_average_precision_area([1, 0, 1], n_relevant=4)
+    >>> [patch.get_label() for patch in ax.patches]
+    ['area under p(r) = AP = 0.4167']
+    >>> ax.get_xlabel(), ax.get_ylabel()
+    ('recall', 'precision')
     """
     ax = _axes(ax)
     heights, edges = average_precision_steps(rels, n_relevant=n_relevant, threshold=threshold)
