@@ -20,7 +20,7 @@ export PYTHONHASHSEED := 0
 # Silences the debugger's "frozen modules" warning that every kernel start prints to stderr.
 export PYDEVD_DISABLE_FILE_VALIDATION := 1
 
-.PHONY: help venv book test test-package test-notebooks test-build execute serve lab clean distclean
+.PHONY: help venv book test test-package test-notebooks test-build execute serve lab bench clean distclean
 
 help:
 	@echo "make book     set up .venv, execute every chapter and build the site into $(HTML)"
@@ -28,6 +28,7 @@ help:
 	@echo "make execute  re-execute every chapter of _toc.yml in place (after changing rankedu)"
 	@echo "make serve    serve $(HTML) on http://localhost:$(PORT)/"
 	@echo "make lab      open the chapters in JupyterLab"
+	@echo "make bench    time rk.evaluate against pytrec_eval and ranx on a 1,000,000-line run"
 	@echo "make clean    remove build output and caches (make distclean also removes .venv)"
 
 venv: $(STAMP)
@@ -74,8 +75,10 @@ test-notebooks: $(STAMP)
 # to _build/test/, apart from the executed site in $(HTML).
 test-build: $(STAMP)
 	mkdir -p _build
-	sed 's/^\( *execute_notebooks:\).*/\1 "off"/' _config.yml > _build/_config_test.yml
+	sed -e 's/^\( *execute_notebooks:\).*/\1 "off"/' \
+		-e 's|^\( *sphinx_offline_site:\) tools$$|\1 ../tools|' _config.yml > _build/_config_test.yml
 	grep -q '^ *execute_notebooks: "off"$$' _build/_config_test.yml
+	grep -q '^ *sphinx_offline_site: ../tools$$' _build/_config_test.yml
 	$(BIN)/jupyter-book build . --config _build/_config_test.yml --path-output _build/test \
 		--all -W -n --keep-going
 
@@ -95,7 +98,12 @@ serve: $(HTML)/index.html
 lab: $(STAMP)
 	$(BIN)/jupyter lab --ServerApp.root_dir=book $(if $(filter 0,$(shell id -u)),--allow-root)
 
-# `make bench` (benchmarks of rankedu) is planned; it belongs here, next to the other targets.
+# Times rk.evaluate against pytrec_eval and ranx (installed from requirements-bench.txt) from
+# TREC files on disk, on a generated run of 1,000,000 lines; see benchmarks/bench_evaluate.py.
+# Not part of `make test`: timings depend on the machine and its load, so it reports, never fails.
+bench: $(STAMP)
+	$(BIN)/python -m pip install --quiet -r requirements-bench.txt
+	$(BIN)/python benchmarks/bench_evaluate.py
 
 clean:
 	rm -rf _build .pytest_cache .hypothesis .jupyter_cache *.egg-info
