@@ -44,11 +44,14 @@ def test_seed_003_pair_ratio_is_4_concordant_over_2_discordant():
     assert rk.pair_ratio(SEED_GRADES, SEED_SCORES) == 2.0
 
 
-def test_seed_003_explain_has_one_row_per_pair_ending_in_2(running_result):
+def test_seed_003_explain_has_one_row_per_pair_ending_in_2(running_result, column_like):
     explanation = rk.explain.pair_ratio(SEED_GRADES, SEED_SCORES)
     assert explanation.value == 2.0
-    # Six pairs of documents with different grades.
+    # Six pairs of documents with different grades, in the order (1,3) (1,4) (1,6) (3,4) (3,6)
+    # (4,6): only the pairs holding document 3, which the model moved last, are discordant.
     assert len(explanation.table) == 6
+    column_like(explanation.table, [1, 2, 3, 3, 3, 4])  # running concordant count
+    column_like(explanation.table, [0, 0, 0, 1, 2, 2])  # running discordant count
     assert running_result(explanation.table) == 2.0
 
 
