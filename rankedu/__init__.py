@@ -40,6 +40,7 @@ from rankedu.dcg import cumulative_gain, dcg, idcg, ndcg
 from rankedu.explain import Explanation
 from rankedu.pair_ratio import goodman_kruskal_gamma, kendall_tau, pair_ratio
 from rankedu.reciprocal_rank import mean_reciprocal_rank, reciprocal_rank
+from rankedu.significance import bootstrap_ci, paired_randomization_test
 from rankedu.trec import QueryMismatchWarning, evaluate, ranked_list, read_qrels, read_run
 
 __version__ = "0.1.0"
@@ -50,6 +51,7 @@ __all__ = [
     "QueryMismatchWarning",
     "accuracy",
     "average_precision",
+    "bootstrap_ci",
     "cascade_metric",
     "click_probabilities",
     "confusion_matrix",
@@ -72,6 +74,7 @@ __all__ = [
     "mean_reciprocal_rank",
     "ndcg",
     "pair_ratio",
+    "paired_randomization_test",
     "precision",
     "precision_at_k",
     "precision_recall_curve",
