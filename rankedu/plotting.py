@@ -165,7 +165,7 @@ def dcg_contributions(rels, k=None, *, pool=None, gain="linear", discount="log2"
     ([1.0, 1.8928], [3.0, 1.2619, 0.5])
     """
     explanation = rk.explain.ndcg(rels, k, pool=pool, gain=gain, discount=discount)
-    running = [table.iloc[:, -1].to_numpy(dtype=float) for table in explanation.tables.values()]
+    running = [table["DCG@i"].to_numpy(dtype=float) for table in explanation.tables.values()]
     ranking, ideal = (np.diff(np.r_[0.0, sums]) for sums in running)
     return ranking, ideal
 
