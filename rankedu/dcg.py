@@ -182,8 +182,11 @@ def _ndcg_steps(rels, k=None, pool=None, gain="linear", discount="log2") -> Step
             "reward a worse ranking with a larger NDCG; give negative grades gain 0 (as "
             "trec_eval does) or leave documents with negative grades out of the pool"
         )
-    value = actual.value / ideal.value if ideal.value else 0.0
-    return Steps(value, {**actual.tables, **ideal.tables})
+    # The DCG table ends in the running NDCG: the DCG so far over the whole ideal DCG@k.
+    running = actual.tables["DCG"]["DCG@i"]
+    share = running / ideal.value if ideal.value else np.zeros(len(running))
+    value = share[-1] if len(share) else 0.0
+    return Steps(value, {"DCG": {**actual.tables["DCG"], "DCG@i/IDCG": share}, **ideal.tables})
 
 
 def ndcg(rels, k=None, *, pool=None, gain="linear", discount="log2") -> float:
