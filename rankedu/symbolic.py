@@ -199,7 +199,8 @@ def idcg(pool, k=None, *, gain="linear", discount="log2"):
 def ndcg(rels, k=None, *, pool=None, gain="linear", discount="log2"):
     """Exact NDCG: ``dcg(rels, k) / idcg(pool, k)``; ``pool`` defaults to ``rels``.
 
-    Returns ``sympy.Integer(0)`` when the ideal DCG is 0, as ``rk.ndcg`` returns 0.0.
+    Returns ``sympy.Integer(0)`` when the ideal DCG is 0, as ``rk.ndcg`` returns 0.0, and
+    raises ``ValueError`` when it is negative, as ``rk.ndcg`` does.
 
     Examples
     --------
@@ -207,6 +208,8 @@ def ndcg(rels, k=None, *, pool=None, gain="linear", discount="log2"):
     0.8184
     """
     ideal = idcg(rels if pool is None else pool, k, gain=gain, discount=discount)
+    if ideal < 0:
+        raise ValueError(f"pool: the ideal DCG is negative ({ideal}); NDCG is undefined")
     if ideal == 0:
         return sympy.Integer(0)
     return dcg(rels, k, gain=gain, discount=discount) / ideal
