@@ -239,6 +239,13 @@ def plot_roc(labels, scores, *, label=None, chance=True, ax=None, **line_options
     matplotlib Axes
         The curve is the last line added; x the false positive rates, y the true positive
         rates, both in [0, 1].
+
+    Examples
+    --------
+    >>> ax = plot_roc([1, 0, 1, 0], [0.9, 0.8, 0.7, 0.1])
+    >>> curve = ax.get_lines()[-1]
+    >>> curve.get_xdata().tolist(), curve.get_ydata().tolist(), curve.get_label()
+    ([0.0, 0.0, 0.5, 0.5, 1.0], [0.0, 0.5, 0.5, 1.0, 1.0], 'AUC = 0.750')
     """
     ax = _axes(ax)
     fpr, tpr, _ = rk.roc_curve(labels, scores)
