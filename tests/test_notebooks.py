@@ -24,8 +24,8 @@ BOOK = ROOT / "book"
 
 # A repr that embeds an id() changes on every run: "<object at 0x7f...>".
 MEMORY_ADDRESS = re.compile(r"\b0x[0-9a-fA-F]{6,}\b")
-# numpy >= 2 shows scalars as np.float64(0.5); the book prints plain Python floats.
-NUMPY_SCALAR_REPR = re.compile(r"\bnp\.(?:float|int|uint|bool|complex|str)\w*\(")
+# numpy >= 2 shows scalars as np.float64(0.5) or np.True_; the book prints plain Python values.
+NUMPY_SCALAR_REPR = re.compile(r"\bnp\.(?:(?:float|int|uint|bool|complex|str)\w*\(|True_|False_)")
 
 
 def toc_entries(toc_path=TOC):
@@ -236,12 +236,14 @@ def test_guard_fails_a_memory_address_and_a_numpy_scalar_repr(tmp_path):
         [
             _code("plt.plot([1])", 1, [_result("[<matplotlib.lines.Line2D at 0x7f3a2c1b9d50>]", 1)]),
             _code("np.mean([1, 2])", 2, [_result("np.float64(1.5)", 2)]),
+            _code("np.array([1]) == 1", 3, [{"output_type": "stream", "name": "stdout", "text": "[np.True_]\n"}]),
         ],
     )
     problems = notebook_problems(path)
-    assert len(problems) == 2
+    assert len(problems) == 3
     assert "cell 1" in problems[0] and "memory address" in problems[0]
     assert "cell 2" in problems[1] and "numpy scalar" in problems[1]
+    assert "cell 3" in problems[2] and "numpy scalar" in problems[2]
 
 
 def test_guard_lists_toc_notebooks_in_order_and_finds_the_unlisted_ones(tmp_path):
