@@ -492,7 +492,7 @@ def _join(judged: _Table, run: _Table, queries: pd.Index, threshold: float, sing
         found, grade = np.zeros(len(run_key), dtype=bool), np.zeros(len(run_key))
 
     counts = np.bincount(query, minlength=n_queries)
-    first = np.concatenate(([0], np.cumsum(counts)[:-1]))
+    first = np.cumsum(counts) - counts
     rank = np.arange(len(query)) - np.repeat(first, counts) + 1
     present = np.flatnonzero(counts)
     return _Ranked(
@@ -517,7 +517,7 @@ def _per_query_judgments(judged: _Table, queries: pd.Index, threshold: float):
     order = np.lexsort((-grade, query))
     query, grade = query[order], grade[order]
     counts = np.bincount(query, minlength=len(queries))
-    first = np.concatenate(([0], np.cumsum(counts)[:-1]))
+    first = np.cumsum(counts) - counts
     rank = np.arange(len(query)) - np.repeat(first, counts) + 1
     return n_relevant, (query, rank, grade)
 
@@ -754,17 +754,22 @@ def _warn_dropped(only_in_run: list, only_in_qrels: list) -> None:
         shown = ", ".join(map(repr, qids[:5]))
         return shown + (f" and {len(qids) - 5} more" if len(qids) > 5 else "")
 
+    def count(qids, one, many):
+        return f"{len(qids)} {one if len(qids) == 1 else many}"
+
     if only_in_run:
         warnings.warn(
-            f"{len(only_in_run)} queries of the run have no judgments and were not evaluated: "
+            f"{count(only_in_run, 'query of the run has', 'queries of the run have')} no "
+            f"judgments and {'was' if len(only_in_run) == 1 else 'were'} not evaluated: "
             f"{some(only_in_run)}",
             QueryMismatchWarning,
             stacklevel=3,
         )
     if only_in_qrels:
         warnings.warn(
-            f"{len(only_in_qrels)} judged queries are missing from the run and were not "
-            f"evaluated (missing='zero' scores them 0, as trec_eval -c does): "
+            f"{count(only_in_qrels, 'judged query is', 'judged queries are')} missing from "
+            f"the run and {'was' if len(only_in_qrels) == 1 else 'were'} not evaluated "
+            f"(missing='zero' scores them 0, as trec_eval -c does): "
             f"{some(only_in_qrels)}",
             QueryMismatchWarning,
             stacklevel=3,

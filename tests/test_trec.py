@@ -359,6 +359,14 @@ def test_missing_zero_includes_judged_queries_the_run_lacks_without_warning():
     assert result.attrs["only_in_qrels"] == ["r"]
 
 
+def test_an_empty_run_gives_an_empty_table_or_zeros_with_missing_zero(tmp_path):
+    qrels, run = write(tmp_path, "qrels", "q 0 a 1\n"), write(tmp_path, "run", "")
+    with pytest.warns(rk.QueryMismatchWarning, match="1 judged query is missing"):
+        assert rk.evaluate(qrels, run, ["AP", "RR", "nDCG@2", "ERR@3"]).empty
+    zeros = rk.evaluate(qrels, run, ["AP", "RR", "nDCG@2", "ERR@3"], missing="zero")
+    assert zeros.loc["q"].tolist() == [0.0, 0.0, 0.0, 0.0]
+
+
 # --- bad input ---------------------------------------------------------------------------------
 
 BAD_RUNS = {
