@@ -20,11 +20,12 @@ export PYTHONHASHSEED := 0
 # Silences the debugger's "frozen modules" warning that every kernel start prints to stderr.
 export PYDEVD_DISABLE_FILE_VALIDATION := 1
 
-.PHONY: help venv book test test-package test-notebooks test-build execute serve lab bench clean distclean
+.PHONY: help venv book test test-package test-notebooks test-build test-site execute serve lab bench clean distclean
 
 help:
 	@echo "make book     set up .venv, execute every chapter and build the site into $(HTML)"
-	@echo "make test     package tests, notebook guard, nbval on every chapter, warning-free build"
+	@echo "make test     package tests, notebook guard, nbval on every chapter, warning-free build,"
+	@echo "              then every page in headless Chromium (make test-site)"
 	@echo "make execute  re-execute every chapter of _toc.yml in place (after changing rankedu)"
 	@echo "make serve    serve $(HTML) on http://localhost:$(PORT)/"
 	@echo "make lab      open the chapters in JupyterLab"
@@ -48,7 +49,7 @@ book: $(STAMP)
 $(HTML)/index.html:
 	$(MAKE) book
 
-test: test-package test-notebooks test-build
+test: test-package test-notebooks test-build test-site
 
 # (a) and (c): the package tests, and tests/test_notebooks.py, the guard on the stored chapters.
 test-package: $(STAMP)
@@ -81,6 +82,18 @@ test-build: $(STAMP)
 	grep -q '^ *sphinx_offline_site: ../tools$$' _build/_config_test.yml
 	$(BIN)/jupyter-book build . --config _build/_config_test.yml --path-output _build/test \
 		--all -W -n --keep-going
+
+# (e) The site as readers get it: the build of (d) served on 127.0.0.1 and every page opened in
+# headless Chromium (Debian's package, driven by Playwright), with every request that leaves
+# this machine blocked: formulas typeset by the site's own MathJax, figures loaded, no console
+# error, no broken internal link or anchor, search answers, launch buttons open the chapter's
+# notebook. A screenshot of each page is left in _build/screenshots/ for review.
+test-site: test-build
+	@command -v chromium >/dev/null || { \
+		echo "make test-site: Chromium is missing. Install Debian's package:"; \
+		echo "    apt-get update && apt-get install -y chromium    (.ci/run does this)"; \
+		exit 1; }
+	RANKEDU_SITE_DIR=_build/test/_build/html $(BIN)/python -m pytest tests/test_site.py
 
 execute: $(STAMP)
 	@for nb in $(NOTEBOOKS); do \
