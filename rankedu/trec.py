@@ -39,6 +39,7 @@ with trec_eval's own test suite and with pytrec_eval. The chapter "Evaluating a 
 
 from __future__ import annotations
 
+import io
 import math
 import os
 import re
@@ -111,52 +112,74 @@ def _read_file(path, kind: str, *, text: bool = False) -> tuple[pd.DataFrame, _T
     ``text=True`` keeps every column as it is written (for :func:`read_run`); otherwise the
     fields no measure uses are read as categories, which is cheaper.
     """
-    columns, value_column, value_dtype, min_fields, max_fields = _KINDS[kind]
     path = os.fspath(path)
-    # Ids are read as text and factorised here: pandas' "category" dtype would turn the ids
+    with open(path, "rb") as file:
+        data = file.read()
+    # Splitting on one space is much faster than on the regex \s+. Where fields are separated
+    # otherwise (two spaces, a leading space) it leaves an empty field, which a check below
+    # catches, and the file is read again on \s+; a tab or CR anywhere goes to \s+ directly.
+    separators = [r"\s+"] if b"\t" in data or b"\r" in data else [" ", r"\s+"]
+    for sep in separators:
+        parsed = _parse(io.BytesIO(data), kind, text, sep)
+        if parsed is not None:
+            break
+    else:
+        _raise_bad_line(path, kind)
+    frame, table = parsed
+    table.origin = table.path = path
+    _check_unique(table, kind)
+    if text:
+        frame = frame.astype({"qid": str, "docno": str})
+    return frame, table
+
+
+def _parse(source, kind: str, text: bool, sep: str) -> tuple[pd.DataFrame, _Table] | None:
+    """The file as a frame and a table, or None if some line does not parse."""
+    columns, value_column, value_dtype, _, max_fields = _KINDS[kind]
+    # Ids are read as text and factorised below: pandas' "category" dtype would turn the ids
     # "0301" and "301" into the one number 301.
     unused = str if text else "category"
     dtypes = {name: unused for name in columns}
     dtypes.update(qid=object, docno=object, rank=np.int64)
     dtypes[value_column] = value_dtype
     try:
+        # No names: a first line with a surplus field then shows up as a surplus column
+        # (with names, pandas would silently take it for an index).
         frame = pd.read_csv(
-            path,
-            sep=r"\s+",
+            source,
+            sep=sep,
             header=None,
-            names=list(columns) if max_fields else None,
             usecols=None if max_fields else range(len(columns)),
-            dtype=dtypes if max_fields else {i: dtypes[c] for i, c in enumerate(columns)},
+            dtype={i: dtypes[c] for i, c in enumerate(columns)},
             engine="c",
             keep_default_na=False,
             na_values=[],
         )
-    except FileNotFoundError:
-        raise
     except pd.errors.EmptyDataError:
         frame = pd.DataFrame({name: pd.Series([], dtype=dtypes[name]) for name in columns})
     except (ValueError, pd.errors.ParserError):
-        _raise_bad_line(path, kind)
-    if not max_fields:
-        frame.columns = list(columns)
-    # A short line leaves its last fields empty. An empty integer field (rank, rel) already
-    # made the parser fail; an empty score is NaN; an empty tag (read as "") is checked here.
-    last = frame[columns[-1]]
-    if last.isna().any() or (
-        "" in last.cat.categories if isinstance(last.dtype, pd.CategoricalDtype)
-        else bool((last == "").any())
-    ):
-        _raise_bad_line(path, kind)
+        return None
+    if frame.shape[1] != len(columns):
+        return None
+    frame.columns = list(columns)
+    # A missing or empty field: an empty integer field (rank, rel) already made the parser
+    # fail and an empty score is NaN; an empty text field is "" (or NaN at the end of a line).
+    for name in columns:
+        field = frame[name]
+        if name in ("qid", "docno", value_column, "rank"):
+            continue
+        empty = ("" in field.cat.categories if isinstance(field.dtype, pd.CategoricalDtype)
+                 else bool((field == "").any()))
+        if empty or field.isna().any():
+            return None
     values = frame[value_column].to_numpy(dtype=np.float64)
     if not np.isfinite(values).all():
-        _raise_bad_line(path, kind)
+        return None
     qid_codes, qids = _factorize(frame["qid"].to_numpy(dtype=object), grouped=True)
     doc_codes, docnos = _factorize(frame["docno"].to_numpy(dtype=object))
-    table = _Table(qid_codes, qids, doc_codes, docnos, values, origin=path, path=path)
-    _check_unique(table, kind)
-    if text:
-        frame = frame.astype({"qid": str, "docno": str})
-    return frame, table
+    if "" in qids or "" in docnos:
+        return None
+    return frame, _Table(qid_codes, qids, doc_codes, docnos, values, origin="")
 
 
 def _factorize(values: np.ndarray, grouped: bool = False) -> tuple[np.ndarray, pd.Index]:

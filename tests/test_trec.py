@@ -301,6 +301,26 @@ def test_result_is_indexed_by_query_id_sorted_as_strings_with_float_columns():
     assert all(dtype == np.float64 for dtype in result.dtypes)
 
 
+def test_single_spaced_and_irregularly_spaced_files_read_the_same(tmp_path):
+    # Single spaces take a faster path; one double space, tab or CR anywhere must not shift
+    # fields (with numeric docnos a shifted line could otherwise still parse).
+    lines = [f"30{q} Q0 {d} {r} {2.5 - r / 10} tag" for q in range(3) for r, d in
+             enumerate([123, 7, 45], start=1)]
+    plain = write(tmp_path, "plain", "\n".join(lines) + "\n")
+    expected = rk.read_run(plain)
+    for i, variant in enumerate([
+        lines[:-1] + [lines[-1].replace(" ", "  ", 1)],
+        lines[:-1] + [lines[-1].replace(" ", "\t")],
+        [line + " " for line in lines],
+        [line + "\r" for line in lines],
+        [" " + line for line in lines],
+    ]):
+        path = write(tmp_path, f"variant{i}", "\n".join(variant) + "\n")
+        pd.testing.assert_frame_equal(rk.read_run(path), expected)
+    assert expected["docno"].tolist()[:3] == ["123", "7", "45"]
+    assert expected["qid"].tolist()[-1] == "302"
+
+
 def test_ids_that_look_like_numbers_stay_text(tmp_path):
     # pandas' category dtype would read "0301" and "301" as the same number.
     qrels = write(tmp_path, "qrels", "0301 0 007 1\n301 0 7 1\n")
@@ -390,6 +410,8 @@ def test_malformed_run_line_raises_naming_file_and_line(tmp_path, case):
 BAD_QRELS = {
     "three fields": ("q 0 a 1\nq 0 b\n", 2, "expected 4 fields"),
     "five fields": ("q 0 a 1\nq 0 b 1 extra\n", 2, "expected 4 fields"),
+    # pandas would take a first line's surplus field for an index, and shift the others.
+    "five numeric fields first": ("q 0 1 2 3\nq 0 b 1\n", 1, "expected 4 fields"),
     "grade not an integer": ("q 0 a 1.5\n", 1, "'1.5' is not an integer"),
 }
 
