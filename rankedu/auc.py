@@ -75,6 +75,10 @@ def roc_curve(labels, scores) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     -------
     fpr, tpr, thresholds : numpy arrays
 
+    Notes
+    -----
+    The chapter :doc:`/book/roc_auc` explains it.
+
     Examples
     --------
     >>> import rankedu as rk
@@ -112,6 +116,10 @@ def roc_auc(labels, scores) -> float:
     See Also
     --------
     roc_curve, gauc, pair_ratio
+
+    Notes
+    -----
+    The chapter :doc:`/book/roc_auc` explains it.
 
     Examples
     --------
@@ -188,6 +196,10 @@ def gauc(groups, labels, scores, *, weight="impressions") -> float:
     ------
     ValueError
         When no group holds both classes.
+
+    Notes
+    -----
+    The chapter :doc:`/book/gauc` explains it.
 
     Examples
     --------

@@ -76,6 +76,10 @@ def average_precision(rels, k=None, *, n_relevant=None, threshold=1) -> float:
     --------
     mean_average_precision, precision_at_k
 
+    Notes
+    -----
+    The chapter :doc:`/book/average_precision` explains it.
+
     Examples
     --------
     Relevant documents at ranks 1, 3 and 6 (the seeds' example):
@@ -125,6 +129,10 @@ def mean_average_precision(list_of_rels, *, n_relevant=None, threshold=1) -> flo
     Returns
     -------
     float
+
+    Notes
+    -----
+    The chapter :doc:`/book/average_precision` explains it.
 
     Examples
     --------
@@ -224,6 +232,10 @@ def interpolated_precision(rels, recall, *, n_relevant=None, threshold=1, conven
     --------
     eleven_point_average_precision, average_precision
 
+    Notes
+    -----
+    The chapter :doc:`/book/average_precision` explains it.
+
     Examples
     --------
     >>> import rankedu as rk
@@ -259,6 +271,10 @@ def eleven_point_average_precision(rels, *, n_relevant=None, threshold=1, conven
     Returns
     -------
     float
+
+    Notes
+    -----
+    The chapter :doc:`/book/average_precision` explains it.
 
     Examples
     --------
@@ -306,6 +322,10 @@ def mean_precision_at_ranks(rels, k=None, *, threshold=1) -> float:
     See Also
     --------
     average_precision
+
+    Notes
+    -----
+    The chapter :doc:`/book/average_precision` explains it.
 
     Examples
     --------

@@ -104,6 +104,10 @@ def cascade_metric(rels, phi, k=None, *, max_grade) -> float:
     -------
     float
 
+    Notes
+    -----
+    The chapter :doc:`/book/cascade_err` explains it.
+
     Examples
     --------
     >>> import rankedu as rk
@@ -144,6 +148,10 @@ def err(rels, k=None, *, max_grade) -> float:
     Returns
     -------
     float
+
+    Notes
+    -----
+    The chapter :doc:`/book/cascade_err` explains it.
 
     Examples
     --------
@@ -190,6 +198,10 @@ def click_probabilities(attractiveness) -> np.ndarray:
     numpy.ndarray
         P(C_i) for each rank, same length as ``attractiveness``.
 
+    Notes
+    -----
+    The chapter :doc:`/book/cascade_err` explains it.
+
     Examples
     --------
     >>> import rankedu as rk
@@ -220,6 +232,10 @@ def simulate_cascade(attractiveness, n_users, *, seed) -> np.ndarray:
     Returns
     -------
     numpy.ndarray of int, shape (n_users,)
+
+    Notes
+    -----
+    The chapter :doc:`/book/cascade_err` explains it.
 
     Examples
     --------

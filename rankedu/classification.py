@@ -49,6 +49,10 @@ def confusion_matrix(y_true, y_pred) -> ConfusionMatrix:
     ConfusionMatrix
         With integer attributes ``tp``, ``fp``, ``fn``, ``tn``.
 
+    Notes
+    -----
+    The chapter :doc:`/book/confusion_matrix` explains it.
+
     Examples
     --------
     >>> import rankedu as rk
@@ -141,6 +145,10 @@ def accuracy(y_true, y_pred) -> float:
     -------
     float
 
+    Notes
+    -----
+    The chapter :doc:`/book/confusion_matrix` explains it.
+
     Examples
     --------
     >>> import rankedu as rk
@@ -165,6 +173,10 @@ def precision(y_true, y_pred) -> float:
     Returns
     -------
     float
+
+    Notes
+    -----
+    The chapter :doc:`/book/confusion_matrix` explains it.
 
     Examples
     --------
@@ -191,6 +203,10 @@ def recall(y_true, y_pred) -> float:
     -------
     float
 
+    Notes
+    -----
+    The chapter :doc:`/book/confusion_matrix` explains it.
+
     Examples
     --------
     >>> import rankedu as rk
@@ -213,6 +229,10 @@ def true_positive_rate(y_true, y_pred) -> float:
     Returns
     -------
     float
+
+    Notes
+    -----
+    The chapter :doc:`/book/confusion_matrix` explains it.
 
     Examples
     --------
@@ -238,6 +258,10 @@ def false_positive_rate(y_true, y_pred) -> float:
     Returns
     -------
     float
+
+    Notes
+    -----
+    The chapter :doc:`/book/confusion_matrix` explains it.
 
     Examples
     --------
@@ -266,6 +290,10 @@ def f_beta(y_true, y_pred, beta=1.0) -> float:
         The true classes and the predicted ones, of equal length.
     beta : float > 0, default 1.0
         How many times as much recall counts as precision.
+
+    Notes
+    -----
+    The chapter :doc:`/book/confusion_matrix` explains it.
 
     Examples
     --------

@@ -82,6 +82,10 @@ def precision_at_k(rels, k, *, threshold=1) -> float:
     --------
     recall_at_k, r_precision
 
+    Notes
+    -----
+    The chapter :doc:`/book/cutoff` explains it.
+
     Examples
     --------
     >>> import rankedu as rk
@@ -128,6 +132,10 @@ def recall_at_k(rels, k, *, n_relevant=None, threshold=1) -> float:
     --------
     precision_at_k
 
+    Notes
+    -----
+    The chapter :doc:`/book/cutoff` explains it.
+
     Examples
     --------
     >>> import rankedu as rk
@@ -170,6 +178,10 @@ def r_precision(rels, *, n_relevant=None, threshold=1) -> float:
     Returns
     -------
     float
+
+    Notes
+    -----
+    The chapter :doc:`/book/cutoff` explains it.
 
     Examples
     --------
@@ -226,6 +238,10 @@ def f_at_k(rels, k, *, beta=1.0, n_relevant=None, threshold=1) -> float:
     --------
     precision_at_k, recall_at_k, rankedu.f_beta
 
+    Notes
+    -----
+    The chapter :doc:`/book/cutoff` explains it.
+
     Examples
     --------
     >>> import rankedu as rk
@@ -265,6 +281,10 @@ def precision_recall_curve(rels, *, n_relevant=None, threshold=1, interpolate=Fa
     See Also
     --------
     precision_at_k, recall_at_k, sklearn.metrics.precision_recall_curve
+
+    Notes
+    -----
+    The chapter :doc:`/book/cutoff` explains it.
 
     Examples
     --------

@@ -66,6 +66,10 @@ def cumulative_gain(rels, k=None) -> float:
     -------
     float
 
+    Notes
+    -----
+    The chapter :doc:`/book/ndcg` explains it.
+
     Examples
     --------
     >>> import rankedu as rk
@@ -125,6 +129,10 @@ def dcg(rels, k=None, *, gain="linear", discount="log2") -> float:
     --------
     idcg, ndcg, cumulative_gain
 
+    Notes
+    -----
+    The chapter :doc:`/book/ndcg` explains it.
+
     Examples
     --------
     The seeds' ranking:
@@ -163,6 +171,10 @@ def idcg(pool, k=None, *, gain="linear", discount="log2") -> float:
     Returns
     -------
     float
+
+    Notes
+    -----
+    The chapter :doc:`/book/ndcg` explains it.
 
     Examples
     --------
@@ -216,6 +228,10 @@ def ndcg(rels, k=None, *, pool=None, gain="linear", discount="log2") -> float:
     ------
     ValueError
         When the ideal DCG is negative (every judged grade is 0 or below, some below).
+
+    Notes
+    -----
+    The chapter :doc:`/book/ndcg` explains it.
 
     Examples
     --------

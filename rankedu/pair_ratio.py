@@ -81,6 +81,10 @@ def pair_ratio(grades, scores) -> float:
         In [0, inf]: ``math.inf`` when there are concordant pairs and no discordant one; 0.0
         when there is no concordant pair.
 
+    Notes
+    -----
+    The chapter :doc:`/book/pair_ratio` explains it.
+
     Examples
     --------
     The seeds' example: true order [1, 3, 4, 6], model order [1, 4, 6, 3]. Grade each document
@@ -140,6 +144,10 @@ def kendall_tau(grades, scores, *, variant="b") -> float:
     -------
     float in [-1, 1]
 
+    Notes
+    -----
+    The chapter :doc:`/book/pair_ratio` explains it.
+
     Examples
     --------
     >>> import rankedu as rk
@@ -178,6 +186,10 @@ def goodman_kruskal_gamma(grades, scores) -> float:
     Returns
     -------
     float in [-1, 1]
+
+    Notes
+    -----
+    The chapter :doc:`/book/pair_ratio` explains it.
 
     Examples
     --------

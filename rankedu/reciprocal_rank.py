@@ -53,6 +53,10 @@ def reciprocal_rank(rels, k=None, *, threshold=1) -> float:
     --------
     mean_reciprocal_rank, err
 
+    Notes
+    -----
+    The chapter :doc:`/book/reciprocal_rank` explains it.
+
     Examples
     --------
     >>> import rankedu as rk
@@ -86,6 +90,10 @@ def mean_reciprocal_rank(list_of_rels, *, threshold=1) -> float:
     Returns
     -------
     float
+
+    Notes
+    -----
+    The chapter :doc:`/book/reciprocal_rank` explains it.
 
     Examples
     --------

@@ -97,6 +97,10 @@ def paired_randomization_test(a, b, *, n_resamples=10_000, seed=None) -> Randomi
     RandomizationResult
         ``observed`` (mean of a - b), ``p_value`` and ``null_distribution`` (N means).
 
+    Notes
+    -----
+    The chapter :doc:`/book/evaluating_runs` explains it.
+
     Examples
     --------
     >>> import rankedu as rk
@@ -143,6 +147,10 @@ def bootstrap_ci(a, b=None, *, confidence=0.95, n_resamples=10_000, seed=None) -
     -------
     BootstrapResult
         ``estimate`` (the sample mean), ``low``, ``high``, ``confidence`` and ``distribution``.
+
+    Notes
+    -----
+    The chapter :doc:`/book/evaluating_runs` explains it.
 
     Examples
     --------
