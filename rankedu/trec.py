@@ -290,6 +290,10 @@ def read_qrels(path) -> pd.DataFrame:
         On a line without exactly four fields or with a non-integer grade (naming the file and
         line number), or on a document judged twice for one query.
 
+    Notes
+    -----
+    The chapter :doc:`/book/evaluating_runs` explains it.
+
     Examples
     --------
     >>> import rankedu as rk, tempfile, os
@@ -327,6 +331,10 @@ def read_run(path) -> pd.DataFrame:
         On a line with fewer than six fields, a non-integer rank, or a score that is not a
         finite number (naming the file and line number), or on a document listed twice for one
         query.
+
+    Notes
+    -----
+    The chapter :doc:`/book/evaluating_runs` explains it.
 
     Examples
     --------
@@ -657,6 +665,10 @@ def evaluate(qrels, run, measures, *, threshold=1, missing="skip", max_grade=Non
         On an unknown measure, a malformed line (naming the file and line), a document listed
         twice for one query, a bad option, or a grade above ``max_grade``.
 
+    Notes
+    -----
+    The chapter :doc:`/book/evaluating_runs` explains it.
+
     Examples
     --------
     >>> import rankedu as rk
@@ -732,6 +744,10 @@ def ranked_list(qrels, run, qid, *, single_precision=False) -> pd.DataFrame:
         Columns ``rank`` (from 1), ``docno``, ``score``, ``judged`` (bool) and ``grade`` (the
         qrels grade, 0 when not judged), one row per retrieved document, best first.
         ``attrs["pool"]`` holds the grades of every judged document of the query.
+
+    Notes
+    -----
+    The chapter :doc:`/book/evaluating_runs` explains it.
 
     Examples
     --------

@@ -325,18 +325,13 @@ def test_launch_buttons_open_this_notebook_in_colab_and_binder(path, site_dir):
     assert f'href="{binder}"' in text, f"no Binder button opening {notebook} in {path}"
 
 
-TREC_PENDING = {"read_qrels", "read_run", "ranked_list", "evaluate"}
-
-
 def _public_functions():
     import rankedu as rk
 
     for name in sorted(rk.__all__):
         obj = getattr(rk, name)
         if callable(obj) and not isinstance(obj, type) and name != "explain":
-            marks = [pytest.mark.xfail(strict=True, reason="rankedu/trec.py has no back-link yet")] \
-                if name in TREC_PENDING else []
-            yield pytest.param(name, marks=marks, id=name)
+            yield name
 
 
 @pytest.mark.parametrize("name", list(_public_functions()))
