@@ -281,11 +281,12 @@ def test_page_offline_typeset_loaded_and_linked(path, site_dir, base_url, visit)
 
 
 def test_pages_with_formulas_reference_no_cdn(site_dir):
-    """MathJax comes from _static/mathjax; no built page names a CDN or a MathJax URL."""
+    """MathJax comes from _static/mathjax; no built page names a CDN (for MathJax or thebe)."""
     offenders = {}
     for html in site_dir.rglob("*.html"):
         text = html.read_text(encoding="utf-8", errors="replace")
-        found = [word for word in ("cdn.jsdelivr", "cdnjs", "mathjax@", "polyfill.io") if word in text]
+        found = [word for word in ("cdn.", "jsdelivr", "cdnjs", "unpkg", "mathjax@", "polyfill.io")
+                 if word in text]
         if found:
             offenders[str(html.relative_to(site_dir))] = found
     assert offenders == {}

@@ -16,6 +16,12 @@ sphinx-togglebutton's inline configuration scripts are added twice to every page
 declares ``const THEBE_JS_URL``, so its second copy throws "Identifier 'THEBE_JS_URL' has
 already been declared" in every reader's console. A script entry with the same file and attributes (body
 included) as an earlier one is dropped.
+
+3. Leave thebe out of pages that have no thebe button. Jupyter Book always loads sphinx-thebe,
+which writes the CDN address of thebe's bundle into every page (it is fetched only when a
+reader starts thebe). The book's launch buttons are Binder and Colab, not thebe, so on pages
+without the button (``use_thebe`` unset by the theme) thebe's scripts are dropped, and no page
+names a CDN.
 """
 
 from pathlib import Path
@@ -44,12 +50,20 @@ def _copy_mathjax(app, exception):
         copy_asset(str(MATHJAX_ES5), str(Path(app.outdir) / "_static" / "mathjax"))
 
 
-def _drop_duplicate_scripts(app, pagename, templatename, context, doctree):
+def _is_thebe(script):
+    return (script.filename or "").endswith("sphinx-thebe.js") or "THEBE_JS_URL" in str(
+        script.attributes.get("body", "")
+    )
+
+
+def _tidy_scripts(app, pagename, templatename, context, doctree):
     # One copy has filename None, the other '' (an inline script either way), so Sphinx's own
     # check for duplicates does not catch them.
     seen, unique = set(), []
     for script in context.get("script_files", []):
         key = (script.filename or "", tuple(sorted(script.attributes.items())))
+        if not context.get("use_thebe") and _is_thebe(script):
+            continue
         if key not in seen:
             seen.add(key)
             unique.append(script)
@@ -60,5 +74,5 @@ def setup(app):
     app.connect("config-inited", _check_mathjax_path)
     app.connect("build-finished", _copy_mathjax)
     # After every other extension has added its scripts to the page.
-    app.connect("html-page-context", _drop_duplicate_scripts, priority=900)
+    app.connect("html-page-context", _tidy_scripts, priority=900)
     return {"parallel_read_safe": True, "parallel_write_safe": True}
