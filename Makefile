@@ -95,11 +95,14 @@ test-site: test-build
 		exit 1; }
 	RANKEDU_SITE_DIR=_build/test/_build/html $(BIN)/python -m pytest tests/test_site.py
 
+# record_timing=False: no run timestamps in the cells' metadata, so a re-execution that changes
+# no output leaves the notebook unchanged (the guard rejects stored timestamps).
 execute: $(STAMP)
 	@for nb in $(NOTEBOOKS); do \
 		echo "executing $$nb"; \
 		$(BIN)/jupyter nbconvert --to notebook --execute --inplace \
-			--ExecutePreprocessor.kernel_name=python3 --ExecutePreprocessor.timeout=600 "$$nb" \
+			--ExecutePreprocessor.kernel_name=python3 --ExecutePreprocessor.timeout=600 \
+			--ExecutePreprocessor.record_timing=False "$$nb" \
 			|| exit 1; \
 	done
 

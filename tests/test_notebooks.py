@@ -99,6 +99,11 @@ def notebook_problems(path):
             )
         if count is not None:
             expected_count = count + 1
+        if "execution" in cell.get("metadata", {}):
+            problems.append(
+                f"{where}: metadata stores the run's timestamps (metadata.execution); "
+                "re-execute with make execute, which records none"
+            )
         for output in cell.get("outputs", []):
             if output.get("output_type") == "error":
                 problems.append(
@@ -244,6 +249,13 @@ def test_guard_fails_a_memory_address_and_a_numpy_scalar_repr(tmp_path):
     assert "cell 1" in problems[0] and "memory address" in problems[0]
     assert "cell 2" in problems[1] and "numpy scalar" in problems[1]
     assert "cell 3" in problems[2] and "numpy scalar" in problems[2]
+
+
+def test_guard_fails_stored_execution_timestamps(tmp_path):
+    cell = _code("1 + 1", 1, [_result("2", 1)])
+    cell["metadata"] = {"execution": {"iopub.execute_input": "2026-11-22T19:50:00.000Z"}}
+    problems = notebook_problems(_write(tmp_path, "timed.ipynb", [cell]))
+    assert len(problems) == 1 and "timestamps" in problems[0]
 
 
 def test_guard_lists_toc_notebooks_in_order_and_finds_the_unlisted_ones(tmp_path):
