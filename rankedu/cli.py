@@ -14,6 +14,7 @@ command.
 from __future__ import annotations
 
 import argparse
+import os
 import sys
 import warnings
 
@@ -174,6 +175,11 @@ def main(argv=None) -> int:
         with warnings.catch_warnings(record=True) as caught:
             warnings.simplefilter("always")
             _run(args, sys.stdout)
+    except BrokenPipeError:
+        # The reader stopped early (`rankedu evaluate ... | head`): not an error of ours. Point
+        # stdout at /dev/null so the interpreter's final flush does not fail again.
+        os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
+        return 1
     except (ValueError, TypeError, OSError) as error:
         print(f"rankedu {args.command}: error: {error}", file=sys.stderr)
         return 2

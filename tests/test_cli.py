@@ -142,3 +142,18 @@ def test_python_dash_m_rankedu_runs_the_same_command(files):
         capture_output=True, text=True, check=False,
     )
     assert bad.returncode == 2 and "unknown measure" in bad.stderr
+
+
+
+def test_a_reader_that_stops_early_gets_no_error_message(tmp_path):
+    # `rankedu evaluate ... -q | head -1`: the pipe closes while the table is still being
+    # written. 20,000 queries make a table far larger than a pipe's buffer.
+    qrels, run = tmp_path / "qrels.txt", tmp_path / "run.txt"
+    qrels.write_text("".join(f"q{i} 0 d 1\n" for i in range(20_000)))
+    run.write_text("".join(f"q{i} Q0 d 1 1.0 sys\n" for i in range(20_000)))
+    done = subprocess.run(
+        f"{sys.executable} -m rankedu evaluate {qrels} {run} -m AP P@1 RR nDCG -q | head -1",
+        shell=True, capture_output=True, text=True, check=False,
+    )
+    assert done.stdout.startswith("AP")
+    assert "error" not in done.stderr and "Traceback" not in done.stderr
