@@ -30,7 +30,7 @@ import numpy as np
 
 from rankedu._steps import Steps, mean_over_queries
 from rankedu._validation import as_numbers, one_of, relevant_count, same_length, sequence_of
-from rankedu.cutoff import _last, _relevance_columns
+from rankedu.cutoff import _best_from_here, _last, _relevance_columns
 
 
 def _average_precision_steps(rels, k=None, n_relevant=None, threshold=1) -> Steps:
@@ -176,12 +176,12 @@ def _interpolated_columns(rels, levels, n_relevant, threshold, convention) -> di
     levels = as_numbers(levels, "recall")
     if ((levels < 0) | (levels > 1)).any():
         raise ValueError(f"recall must lie in [0, 1], got {levels.tolist()}")
-    hits, precision = columns["hits@i"], columns["P@i"]
-    reached = int(hits[-1]) if len(hits) else 0
     needed = np.array([_relevant_needed(float(level), total, convention) for level in levels], int)
-    interpolated = np.array(
-        [precision[hits >= c].max() if total and c <= reached else 0.0 for c in needed]
-    )
+    # A level is first reached at the first rank with that many relevant documents (none: the
+    # list never reaches it, and an empty list reaches no level, not even 0).
+    first = np.searchsorted(columns["hits@i"], needed)
+    best = np.r_[_best_from_here(columns["P@i"]), 0.0]
+    interpolated = best[first] if total else np.zeros(len(needed))
     return {"recall level": levels, "relevant needed": needed, "interpolated P": interpolated}
 
 

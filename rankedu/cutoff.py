@@ -47,6 +47,11 @@ def _relevance_columns(rels, k=None, threshold=1) -> tuple[dict[str, np.ndarray]
     return columns, listed
 
 
+def _best_from_here(precision: np.ndarray) -> np.ndarray:
+    """Interpolated precision at each rank: the best precision at that rank or a later one."""
+    return np.maximum.accumulate(precision[::-1])[::-1]
+
+
 def _last(column: np.ndarray) -> float:
     """The running result at the last rank; 0.0 for an empty list."""
     return float(column[-1]) if len(column) else 0.0
@@ -300,5 +305,5 @@ def precision_recall_curve(rels, *, n_relevant=None, threshold=1, interpolate=Fa
     columns = _recall_at_k_steps(rels, None, n_relevant, threshold).tables["R@k"]
     precision = columns["P@i"].astype(float)
     if interpolate:
-        precision = np.maximum.accumulate(precision[::-1])[::-1]
+        precision = _best_from_here(precision)
     return precision, columns["R@i"].astype(float)

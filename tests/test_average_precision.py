@@ -361,3 +361,23 @@ def test_appending_non_relevant_documents_lowers_mean_precision_at_ranks_but_not
 @given(graded)
 def test_explain_mean_precision_at_ranks_value_equals_the_function(rels):
     assert rk.explain.mean_precision_at_ranks(rels).value == rk.mean_precision_at_ranks(rels)
+
+
+@pytest.mark.parametrize("convention", ["textbook", "trec_eval", "trec_eval_9"])
+def test_interpolated_precision_of_an_empty_ranking_is_zero_at_every_level(convention):
+    # Nothing retrieved: there is no precision to take the best of, even at recall 0
+    # (pytrec_eval's iprec_at_recall_0.00 is 0 for such a query too).
+    for level in (0.0, 0.5, 1.0):
+        assert rk.interpolated_precision([], level, n_relevant=3, convention=convention) == 0.0
+    assert rk.eleven_point_average_precision([], n_relevant=3, convention=convention) == 0.0
+
+
+def test_interpolated_precision_is_the_curve_of_precision_recall_curve_at_each_recall_level():
+    # Both take the best precision at a rank or later; at a recall level, the rank is the first
+    # that reaches it.
+    rels = [0, 1, 0, 0, 1, 1, 0, 1]
+    best, recall = rk.precision_recall_curve(rels, n_relevant=5, interpolate=True)
+    for level in (0.0, 0.2, 0.4, 0.6, 0.8):
+        first = int(np.argmax(recall >= level))
+        assert rk.interpolated_precision(rels, level, n_relevant=5) == best[first]
+    assert rk.interpolated_precision(rels, 1.0, n_relevant=5) == 0.0
