@@ -74,11 +74,24 @@ def _ratio(numerator: float, denominator: float) -> float:
     return numerator / denominator if denominator else 0.0
 
 
-def _classification_steps(y_true, y_pred, beta=1.0) -> dict[str, float]:
-    """Every quantity of the chapter's formulas, computed once from the confusion matrix."""
+def _as_beta(beta) -> float:
     beta = as_number(beta, "beta")
     if beta <= 0:
         raise ValueError(f"beta must be > 0, got {beta:g}")
+    return beta
+
+
+def _f_beta_of(precision, recall, beta: float):
+    """(1 + beta^2) P R / (beta^2 P + R), elementwise; 0.0 where the denominator is 0."""
+    precision, recall = np.asarray(precision, float), np.asarray(recall, float)
+    denominator = beta**2 * precision + recall
+    numerator = (1 + beta**2) * precision * recall
+    return np.divide(numerator, denominator, out=np.zeros_like(denominator), where=denominator > 0)
+
+
+def _classification_steps(y_true, y_pred, beta=1.0) -> dict[str, float]:
+    """Every quantity of the chapter's formulas, computed once from the confusion matrix."""
+    beta = _as_beta(beta)
     counts = confusion_matrix(y_true, y_pred)
     precision = _ratio(counts.tp, counts.tp + counts.fp)
     recall = _ratio(counts.tp, counts.tp + counts.fn)
@@ -93,7 +106,7 @@ def _classification_steps(y_true, y_pred, beta=1.0) -> dict[str, float]:
         "TPR": recall,
         "FPR": _ratio(counts.fp, counts.fp + counts.tn),
         "β": beta,
-        "F_β": _ratio((1 + beta**2) * precision * recall, beta**2 * precision + recall),
+        "F_β": float(_f_beta_of(precision, recall, beta)),
     }
 
 

@@ -18,6 +18,7 @@ import numpy as np
 
 from rankedu._steps import Steps
 from rankedu._validation import as_cutoff, as_number, as_numbers, relevant_count
+from rankedu.classification import _as_beta, _f_beta_of
 
 
 def _relevance_columns(rels, k=None, threshold=1) -> tuple[dict[str, np.ndarray], np.ndarray]:
@@ -198,14 +199,9 @@ def r_precision(rels, *, n_relevant=None, threshold=1) -> float:
 
 
 def _f_at_k_steps(rels, k, beta=1.0, n_relevant=None, threshold=1) -> Steps:
-    beta = as_number(beta, "beta")
-    if beta <= 0:
-        raise ValueError(f"beta must be > 0, got {beta:g}")
+    beta = _as_beta(beta)
     columns = _recall_at_k_steps(rels, k, n_relevant, threshold).tables["R@k"]
-    precision, recall = columns["P@i"], columns["R@i"]
-    denominator = beta**2 * precision + recall
-    with np.errstate(invalid="ignore", divide="ignore"):
-        f = np.where(denominator > 0, (1 + beta**2) * precision * recall / denominator, 0.0)
+    f = _f_beta_of(columns["P@i"], columns["R@i"], beta)
     columns["β"] = np.full(len(f), beta)
     columns["F@i"] = f
     return Steps(_last(f), {"F@k": columns})
