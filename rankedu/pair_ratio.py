@@ -21,19 +21,27 @@ from rankedu._steps import Steps
 from rankedu._validation import as_numbers, one_of, same_length
 
 
-def _pair_ratio_steps(grades, scores) -> Steps:
+def _pairs(grades, scores):
+    """Every pair i < j of documents: the two positions, and the sign of their difference in
+    grade and in score. A pair is concordant when the signs agree (their product is 1),
+    discordant when they differ (-1), and tied in grade or score when that sign is 0."""
     grades = as_numbers(grades, "grades")
     scores = as_numbers(scores, "scores")
     same_length(grades=grades, scores=scores)
     first, second = np.triu_indices(len(grades), k=1)
-    keep = grades[first] != grades[second]
-    first, second = first[keep], second[keep]
+    return (grades, scores, first, second,
+            np.sign(grades[first] - grades[second]), np.sign(scores[first] - scores[second]))
+
+
+def _pair_ratio_steps(grades, scores) -> Steps:
+    grades, scores, first, second, grade_order, score_order = _pairs(grades, scores)
+    keep = grade_order != 0
     # Orient each pair so that "a" is the document with the higher grade; the table numbers
     # documents by their position in the input, from 1.
-    swap = grades[first] < grades[second]
-    a = np.where(swap, second, first)
-    b = np.where(swap, first, second)
-    direction = np.sign(scores[a] - scores[b])
+    higher_first = grade_order[keep] > 0
+    a = np.where(higher_first, first[keep], second[keep])
+    b = np.where(higher_first, second[keep], first[keep])
+    direction = (grade_order * score_order)[keep]
     concordant = np.cumsum(direction > 0)
     discordant = np.cumsum(direction < 0)
     with np.errstate(divide="ignore", invalid="ignore"):
@@ -101,12 +109,7 @@ def pair_ratio(grades, scores) -> float:
 
 def _pair_counts(grades, scores) -> dict[str, int]:
     """Over all n(n-1)/2 pairs: concordant, discordant, tied in grade, tied in score."""
-    grades = as_numbers(grades, "grades")
-    scores = as_numbers(scores, "scores")
-    same_length(grades=grades, scores=scores)
-    first, second = np.triu_indices(len(grades), k=1)
-    grade_order = np.sign(grades[first] - grades[second])
-    score_order = np.sign(scores[first] - scores[second])
+    _, _, first, _, grade_order, score_order = _pairs(grades, scores)
     agreement = grade_order * score_order
     return {
         "pairs": len(first),
