@@ -21,12 +21,14 @@ class Steps:
     array, all of one length); the first table is the main one.
     """
 
-    value: float
+    value: float | np.ndarray
     tables: dict[str, dict[str, np.ndarray]] = field(default_factory=dict)
 
     def __post_init__(self):
-        # A metric returns a built-in float, never a numpy scalar.
-        object.__setattr__(self, "value", float(self.value))
+        # A metric returns a built-in float, never a numpy scalar; a per-rank quantity (the
+        # cascade's click probabilities) stays an array.
+        if np.ndim(self.value) == 0:
+            object.__setattr__(self, "value", float(self.value))
 
 
 def mean_over_queries(per_query: list[Steps], name: str) -> Steps:

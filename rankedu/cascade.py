@@ -172,8 +172,7 @@ def _click_probabilities_steps(attractiveness) -> Steps:
         "P(C_i)": click,
         "P(click by i)": np.cumsum(click),
     }
-    value = columns["P(click by i)"][-1] if len(click) else 0.0
-    return Steps(value, {"clicks": columns})
+    return Steps(click, {"clicks": columns})
 
 
 def click_probabilities(attractiveness) -> np.ndarray:
@@ -184,8 +183,8 @@ def click_probabilities(attractiveness) -> np.ndarray:
     The user reads from the top, clicks the document at rank i with probability r_i (its
     attractiveness) if she gets there, and stops after the first click. The probabilities sum
     to the probability of some click, 1 - prod_j (1 - r_j); the rest is "no click at all".
-    ``rk.explain.click_probabilities`` shows the steps; its ``value`` is that probability of
-    some click. The chapter "The cascade model and ERR" (``book/cascade_err.ipynb``) checks the
+    ``rk.explain.click_probabilities`` shows the steps, ending in the probability of a click by
+    rank i; its ``value`` is this same array. The chapter "The cascade model and ERR" (``book/cascade_err.ipynb``) checks the
     formula against simulated users (:func:`simulate_cascade`).
 
     Parameters
@@ -208,7 +207,7 @@ def click_probabilities(attractiveness) -> np.ndarray:
     >>> rk.click_probabilities([0.5, 0.5, 1.0]).tolist()
     [0.5, 0.25, 0.25]
     """
-    return _click_probabilities_steps(attractiveness).tables["clicks"]["P(C_i)"]
+    return _click_probabilities_steps(attractiveness).value
 
 
 def simulate_cascade(attractiveness, n_users, *, seed) -> np.ndarray:

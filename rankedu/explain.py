@@ -115,6 +115,7 @@ idcg = _explainer("dcg", "idcg")
 ndcg = _explainer("dcg", "ndcg")
 err = _explainer("cascade", "err")
 cascade_metric = _explainer("cascade", "cascade_metric")
+click_probabilities = _explainer("cascade", "click_probabilities")
 pair_ratio = _explainer("pair_ratio", "pair_ratio")
 roc_auc = _explainer("auc", "roc_auc")
 gauc = _explainer("auc", "gauc")
@@ -146,23 +147,3 @@ def confusion_matrix(y_true, y_pred) -> Explanation:
         index=["target P", "target N"],
     )
     return Explanation("confusion_matrix", counts, {"confusion matrix": table})
-
-
-def click_probabilities(attractiveness) -> Explanation:
-    """Explain :func:`rankedu.click_probabilities`: one row per rank of the cascade model.
-
-    Columns: the attractiveness r_i, the probability of reaching rank i, the click probability
-    P(C_i) and the running probability of a click by rank i. ``value`` is the array
-    ``rk.click_probabilities`` returns.
-
-    Examples
-    --------
-    >>> import rankedu as rk
-    >>> rk.explain.click_probabilities([0.5, 0.5]).table
-       i  r_i  P(reach i)  P(C_i)  P(click by i)
-    0  1  0.5         1.0    0.50           0.50
-    1  2  0.5         0.5    0.25           0.75
-    """
-    steps = import_module("rankedu.cascade")._click_probabilities_steps(attractiveness)
-    table = pd.DataFrame(steps.tables["clicks"])
-    return Explanation("click_probabilities", table["P(C_i)"].to_numpy(), {"clicks": table})
