@@ -41,7 +41,7 @@ def _stop_probabilities(rels, k, max_grade) -> dict[str, np.ndarray]:
         )
     k = as_cutoff(k)
     grades = grades if k is None else grades[:k]
-    satisfied = (np.exp2(grades) - 1.0) / np.exp2(max_grade)
+    satisfied = _satisfaction(grades, max_grade)
     reach, stop = _reach_and_stop(satisfied)
     return {
         "r": np.arange(1, len(grades) + 1),
@@ -50,6 +50,11 @@ def _stop_probabilities(rels, k, max_grade) -> dict[str, np.ndarray]:
         "P(reach r)": reach,
         "PP_r": stop,
     }
+
+
+def _satisfaction(grades: np.ndarray, max_grade: float) -> np.ndarray:
+    """R(g) = (2^g - 1) / 2^max_grade: the probability that a document of grade g satisfies."""
+    return (np.exp2(grades) - 1.0) / np.exp2(max_grade)
 
 
 def _reach_and_stop(stop_given_reached: np.ndarray) -> tuple[np.ndarray, np.ndarray]:

@@ -51,6 +51,8 @@ import numpy as np
 import pandas as pd
 
 from rankedu._validation import as_cutoff, as_number, as_numbers, one_of
+from rankedu.cascade import _satisfaction
+from rankedu.dcg import DISCOUNTS
 
 __all__ = [
     "MEASURES", "QueryMismatchWarning", "evaluate", "ranked_list", "read_qrels", "read_run",
@@ -444,7 +446,8 @@ def _discount(ranks: np.ndarray) -> np.ndarray:
     """1 / log2(rank + 1), looked up in a table rather than taking a logarithm per document."""
     if not len(ranks):
         return np.zeros(0)
-    table = 1.0 / np.log2(np.arange(2, int(ranks.max()) + 2, dtype=float))
+    _, divisor = DISCOUNTS["log2"]
+    table = 1.0 / divisor(np.arange(1, int(ranks.max()) + 1, dtype=float))
     return table[ranks - 1]
 
 
@@ -575,9 +578,7 @@ def _err(ranked: _Ranked, k: int | None, max_grade: float) -> np.ndarray:
         depth = min(depth, k)
     top = ranked.rank <= depth
     satisfied = np.zeros((ranked.n_queries, depth))
-    satisfied[ranked.query[top], ranked.rank[top] - 1] = (
-        np.exp2(ranked.grade[top]) - 1.0
-    ) / np.exp2(max_grade)
+    satisfied[ranked.query[top], ranked.rank[top] - 1] = _satisfaction(ranked.grade[top], max_grade)
     reach = np.cumprod(1.0 - satisfied, axis=1)
     reach = np.hstack([np.ones((ranked.n_queries, 1)), reach[:, :-1]])
     return (reach * satisfied / np.arange(1, depth + 1)).sum(axis=1)
