@@ -13,8 +13,8 @@ from hypothesis import strategies as st
 
 import rankedu as rk
 
-REFERENCE = Path(__file__).resolve().parents[1] / ".." / "shared" / "reference" / "trec_eval_test"
-REFERENCE = REFERENCE.resolve()
+# trec_eval 10.0's own test files, copied into tests/data/trec_eval with its licence.
+TREC_EVAL_DATA = Path(__file__).resolve().parent / "data" / "trec_eval"
 
 # trec_eval's measure names (as in its -q output) and ours.
 TREC_EVAL_NAMES = {"map": "AP", "Rprec": "Rprec", "recip_rank": "RR", "ndcg": "nDCG"}
@@ -26,10 +26,7 @@ for _k in (5, 10, 15, 20, 30, 100, 200, 500, 1000):
 
 
 def reference(name):
-    path = REFERENCE / name
-    if not path.exists():
-        pytest.skip(f"trec_eval's test data is not at {path}")
-    return path
+    return TREC_EVAL_DATA / name
 
 
 def trec_eval_output(name):
