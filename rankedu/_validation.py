@@ -29,7 +29,13 @@ def as_numbers(values, name: str) -> np.ndarray:
             f"{name} must be a list, tuple or 1-D numpy array of numbers, "
             f"got {type(values).__name__}"
         )
-    array = np.asarray(values)
+    try:
+        array = np.asarray(values)
+    except ValueError:
+        # numpy's own message ("inhomogeneous shape after 1 dimensions") names no argument.
+        raise ValueError(
+            f"{name} must be one-dimensional, got a nested sequence of unequal lengths"
+        ) from None
     if array.ndim != 1:
         raise ValueError(f"{name} must be one-dimensional, got an array of shape {array.shape}")
     # Complex values are numbers too, but casting them to float would drop the imaginary part.
@@ -78,8 +84,13 @@ def same_length(**arrays: np.ndarray) -> None:
         raise ValueError(f"{' and '.join(lengths)} must have the same length: {described}")
 
 
+#: The largest cutoff accepted: numpy's int64 holds every rank up to it. A cutoff past the end
+#: of a list costs nothing (the metrics never pad a list physically), so this is the only bound.
+MAX_CUTOFF = 2**63 - 1
+
+
 def as_cutoff(k, name: str = "k") -> int | None:
-    """Return ``k`` as an ``int >= 1``, or ``None`` (the whole list)."""
+    """Return ``k`` as an ``int`` in [1, MAX_CUTOFF], or ``None`` (the whole list)."""
     if k is None:
         return None
     if isinstance(k, (bool, np.bool_)) or not isinstance(k, numbers.Integral):
@@ -88,6 +99,8 @@ def as_cutoff(k, name: str = "k") -> int | None:
         )
     if k < 1:
         raise ValueError(f"{name} must be an int >= 1 or None, got {k}")
+    if k > MAX_CUTOFF:
+        raise ValueError(f"{name} must be at most 2**63 - 1 (a rank numpy can hold), got {k}")
     return int(k)
 
 
@@ -99,6 +112,24 @@ def as_number(value, name: str) -> float:
     if not np.isfinite(value):
         raise ValueError(f"{name} must be finite, got {value}")
     return value
+
+
+def as_above(value, name: str, bound: float) -> float:
+    """Return a finite real number greater than ``bound`` as ``float``, or raise naming ``name``."""
+    value = as_number(value, name)
+    if not value > bound:
+        raise ValueError(f"{name} must be > {bound:g}, got {value:g}")
+    return value
+
+
+def as_threshold(threshold, name: str = "threshold") -> float:
+    """The relevance threshold: a document is relevant when its grade is ``>= threshold``.
+
+    It must be > 0 (as ``evaluate`` requires), so that a grade of 0 — an unjudged or
+    non-relevant document — is never relevant: with a threshold of 0 or below, ``[0, 0]``
+    would have AP 1.0.
+    """
+    return as_above(threshold, name, 0)
 
 
 def as_count(value, name: str) -> int:

@@ -28,18 +28,18 @@ from fractions import Fraction
 
 import numpy as np
 
+from rankedu._common import best_from_here, last, precision_sums, relevance_columns
 from rankedu._steps import Steps, mean_over_queries
 from rankedu._validation import as_numbers, one_of, relevant_count, same_length, sequence_of
-from rankedu.cutoff import _best_from_here, _last, _relevance_columns
 
 
 def _average_precision_steps(rels, k=None, n_relevant=None, threshold=1) -> Steps:
-    columns, listed = _relevance_columns(rels, k, threshold)
+    columns, listed = relevance_columns(rels, k, threshold)
     total = relevant_count(listed, n_relevant)
     columns["P@i·relevant"] = columns["P@i"] * columns["relevant"]
     columns["sum"] = np.cumsum(columns["P@i·relevant"])
     columns["AP@i"] = columns["sum"] / total if total else np.zeros(len(columns["i"]))
-    return Steps(_last(columns["AP@i"]), {"AP": columns})
+    return Steps(last(columns["AP@i"]), {"AP": columns})
 
 
 def average_precision(rels, k=None, *, n_relevant=None, threshold=1) -> float:
@@ -170,7 +170,7 @@ def _relevant_needed(level: float, total: int, convention: str) -> int:
 
 def _interpolated_columns(rels, levels, n_relevant, threshold, convention) -> dict[str, np.ndarray]:
     """One row per recall level: the level, the relevant documents it needs, the precision."""
-    columns, listed = _relevance_columns(rels, None, threshold)
+    columns, listed = relevance_columns(rels, None, threshold)
     total = relevant_count(listed, n_relevant)
     convention = one_of(convention, "convention", _CONVENTIONS)
     levels = as_numbers(levels, "recall")
@@ -180,20 +180,20 @@ def _interpolated_columns(rels, levels, n_relevant, threshold, convention) -> di
     # A level is first reached at the first rank with that many relevant documents (none: the
     # list never reaches it, and an empty list reaches no level, not even 0).
     first = np.searchsorted(columns["hits@i"], needed)
-    best = np.r_[_best_from_here(columns["P@i"]), 0.0]
+    best = np.r_[best_from_here(columns["P@i"]), 0.0]
     interpolated = best[first] if total else np.zeros(len(needed))
     return {"recall level": levels, "relevant needed": needed, "interpolated P": interpolated}
 
 
 def _interpolated_precision_steps(rels, recall, n_relevant=None, threshold=1, convention="textbook") -> Steps:
     table = _interpolated_columns(rels, (recall,), n_relevant, threshold, convention)
-    return Steps(_last(table["interpolated P"]), {"interpolated P": table})
+    return Steps(last(table["interpolated P"]), {"interpolated P": table})
 
 
 def _eleven_point_average_precision_steps(rels, n_relevant=None, threshold=1, convention="textbook") -> Steps:
     table = _interpolated_columns(rels, ELEVEN_RECALL_LEVELS, n_relevant, threshold, convention)
     table["Σ interpolated P / 11"] = np.cumsum(table["interpolated P"]) / len(ELEVEN_RECALL_LEVELS)
-    return Steps(_last(table["Σ interpolated P / 11"]), {"11-point": table})
+    return Steps(last(table["Σ interpolated P / 11"]), {"11-point": table})
 
 
 def interpolated_precision(rels, recall, *, n_relevant=None, threshold=1, convention="textbook") -> float:
@@ -289,10 +289,10 @@ def eleven_point_average_precision(rels, *, n_relevant=None, threshold=1, conven
 
 
 def _mean_precision_at_ranks_steps(rels, k=None, threshold=1) -> Steps:
-    columns, _ = _relevance_columns(rels, k, threshold)
-    columns["Σ P@1..i"] = np.cumsum(columns["P@i"])
+    columns, _ = relevance_columns(rels, k, threshold)
+    columns["Σ P@1..i"] = precision_sums(columns)
     columns["mean P@1..i"] = columns["Σ P@1..i"] / columns["i"]
-    return Steps(_last(columns["mean P@1..i"]), {"mean P@i": columns})
+    return Steps(last(columns["mean P@1..i"]), {"mean P@i": columns})
 
 
 def mean_precision_at_ranks(rels, k=None, *, threshold=1) -> float:

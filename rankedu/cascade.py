@@ -5,20 +5,25 @@ R_r, so the probability of stopping exactly at r is
 
     PP_r = R_r * prod_{i<r} (1 - R_i).
 
-ERR (Chapelle et al., 2009) maps a grade g to R(g) = (2^g - 1) / 2^max_grade and averages 1/r
+ERR (Chapelle et al., 2009) maps a grade g to R(g) = (2^g - 1) / 2^g_max and averages 1/r
 over where the user stops: ERR = sum_r PP_r / r. A *cascade metric* replaces 1/r by any
 position weight phi(r).
 
-Conventions: ``max_grade`` is the top of the grading scale (4 on a 0-4 scale), not the largest
-grade that happens to occur for one query; every grade must lie in [0, max_grade], so that
-R(g) is a probability. The chapter "The cascade model and ERR" (``book/cascade_err.ipynb``)
-derives them.
+Conventions: ``max_grade`` (g_max) is a property of the grading scale — its top grade, 4 on a
+0-4 scale — not the largest grade that happens to occur for one query, so that a query's ERR
+does not change when other queries are judged; every grade must lie in [0, max_grade], so that
+R(g) is a probability. ``rankedu.evaluate`` defaults it to 4, as gdeval (the TREC Web track's
+ERR script) does. R(g) is computed in a form that does not overflow, so any scale works. The
+chapter "The cascade model and ERR" (``book/cascade_err.ipynb``) derives them.
 """
 
 from __future__ import annotations
 
+import numbers
+
 import numpy as np
 
+from rankedu._common import last, satisfaction
 from rankedu._steps import Steps
 from rankedu._validation import as_count, as_cutoff, as_number, as_numbers, as_probabilities
 
@@ -41,7 +46,7 @@ def _stop_probabilities(rels, k, max_grade) -> dict[str, np.ndarray]:
         )
     k = as_cutoff(k)
     grades = grades if k is None else grades[:k]
-    satisfied = _satisfaction(grades, max_grade)
+    satisfied = satisfaction(grades, max_grade)
     reach, stop = _reach_and_stop(satisfied)
     return {
         "r": np.arange(1, len(grades) + 1),
@@ -50,11 +55,6 @@ def _stop_probabilities(rels, k, max_grade) -> dict[str, np.ndarray]:
         "P(reach r)": reach,
         "PP_r": stop,
     }
-
-
-def _satisfaction(grades: np.ndarray, max_grade: float) -> np.ndarray:
-    """R(g) = (2^g - 1) / 2^max_grade: the probability that a document of grade g satisfies."""
-    return (np.exp2(grades) - 1.0) / np.exp2(max_grade)
 
 
 def _reach_and_stop(stop_given_reached: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
@@ -71,14 +71,26 @@ def _cascade_metric_steps(rels, phi, k=None, max_grade=None, *, phi_name="φ(r)"
     columns = _stop_probabilities(rels, k, max_grade)
     if not callable(phi):
         raise TypeError(f"phi must be a callable taking a rank r >= 1, got {type(phi).__name__}")
-    weights = np.array([phi(int(r)) for r in columns["r"]], dtype=float)
-    if not np.isfinite(weights).all():
-        raise ValueError("phi must return finite numbers for every rank")
-    columns[phi_name] = weights
-    columns[f"{phi_name}·PP_r"] = weights * columns["PP_r"]
+    columns[phi_name] = _weights(phi, len(columns["r"]))
+    columns[f"{phi_name}·PP_r"] = columns[phi_name] * columns["PP_r"]
     columns["metric@r"] = np.cumsum(columns[f"{phi_name}·PP_r"])
-    value = columns["metric@r"][-1] if len(weights) else 0.0
-    return Steps(value, {"cascade": columns})
+    return Steps(last(columns["metric@r"]), {"cascade": columns})
+
+
+def _weights(phi, n: int) -> np.ndarray:
+    """phi(1), ..., phi(n) as floats, or an error naming ``phi`` and the first bad rank."""
+    weights = np.empty(n)
+    for r in range(1, n + 1):
+        weight = phi(r)
+        if isinstance(weight, (bool, np.bool_)) or not isinstance(weight, numbers.Real):
+            raise TypeError(
+                f"phi must return a real number for every rank, got {weight!r} "
+                f"({type(weight).__name__}) for r = {r}"
+            )
+        weights[r - 1] = weight
+        if not np.isfinite(weights[r - 1]):
+            raise ValueError(f"phi must return finite numbers for every rank, got {weight!r} for r = {r}")
+    return weights
 
 
 def cascade_metric(rels, phi, k=None, *, max_grade) -> float:

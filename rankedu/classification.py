@@ -14,8 +14,9 @@ from dataclasses import dataclass
 
 import numpy as np
 
+from rankedu._common import f_beta_of
 from rankedu._steps import Steps
-from rankedu._validation import as_labels, as_number, same_length
+from rankedu._validation import as_above, as_labels, same_length
 
 
 @dataclass(frozen=True)
@@ -74,24 +75,9 @@ def _ratio(numerator: float, denominator: float) -> float:
     return numerator / denominator if denominator else 0.0
 
 
-def _as_beta(beta) -> float:
-    beta = as_number(beta, "beta")
-    if beta <= 0:
-        raise ValueError(f"beta must be > 0, got {beta:g}")
-    return beta
-
-
-def _f_beta_of(precision, recall, beta: float):
-    """(1 + beta^2) P R / (beta^2 P + R), elementwise; 0.0 where the denominator is 0."""
-    precision, recall = np.asarray(precision, float), np.asarray(recall, float)
-    denominator = beta**2 * precision + recall
-    numerator = (1 + beta**2) * precision * recall
-    return np.divide(numerator, denominator, out=np.zeros_like(denominator), where=denominator > 0)
-
-
 def _classification_steps(y_true, y_pred, beta=1.0) -> dict[str, float]:
     """Every quantity of the chapter's formulas, computed once from the confusion matrix."""
-    beta = _as_beta(beta)
+    beta = as_above(beta, "beta", 0)
     counts = confusion_matrix(y_true, y_pred)
     precision = _ratio(counts.tp, counts.tp + counts.fp)
     recall = _ratio(counts.tp, counts.tp + counts.fn)
@@ -106,7 +92,7 @@ def _classification_steps(y_true, y_pred, beta=1.0) -> dict[str, float]:
         "TPR": recall,
         "FPR": _ratio(counts.fp, counts.fp + counts.tn),
         "β": beta,
-        "F_β": float(_f_beta_of(precision, recall, beta)),
+        "F_β": float(f_beta_of(precision, recall, beta)),
     }
 
 

@@ -16,51 +16,14 @@ from __future__ import annotations
 
 import numpy as np
 
+from rankedu._common import best_from_here, f_beta_of, last, relevance_columns
 from rankedu._steps import Steps
-from rankedu._validation import as_cutoff, as_number, as_numbers, relevant_count
-from rankedu.classification import _as_beta, _f_beta_of
-
-
-def _relevance_columns(rels, k=None, threshold=1) -> tuple[dict[str, np.ndarray], np.ndarray]:
-    """The per-rank arrays every binary-relevance metric is built from.
-
-    One row per rank 1..k (the whole list when ``k`` is None): the grade, whether it is
-    relevant, the relevant documents so far and the precision at that rank. A list shorter
-    than ``k`` is padded with non-relevant rows marked ``retrieved = False``. Also returns
-    whether each document of the whole list is relevant, for denominators that count past k.
-    """
-    grades = as_numbers(rels, "rels")
-    k = as_cutoff(k)
-    threshold = as_number(threshold, "threshold")
-    listed = grades >= threshold
-    depth = len(grades) if k is None else k
-    relevant = listed
-    columns = {"i": np.arange(1, depth + 1)}
-    if depth > len(grades):
-        missing = depth - len(grades)
-        columns["retrieved"] = np.r_[np.ones(len(grades), bool), np.zeros(missing, bool)]
-        grades = np.r_[grades, np.zeros(missing)]
-        relevant = np.r_[relevant, np.zeros(missing, bool)]
-    columns["rel_i"] = grades[:depth]
-    columns["relevant"] = relevant[:depth]
-    columns["hits@i"] = np.cumsum(relevant[:depth])
-    columns["P@i"] = columns["hits@i"] / columns["i"]
-    return columns, listed
-
-
-def _best_from_here(precision: np.ndarray) -> np.ndarray:
-    """Interpolated precision at each rank: the best precision at that rank or a later one."""
-    return np.maximum.accumulate(precision[::-1])[::-1]
-
-
-def _last(column: np.ndarray) -> float:
-    """The running result at the last rank; 0.0 for an empty list."""
-    return float(column[-1]) if len(column) else 0.0
+from rankedu._validation import as_above, relevant_count
 
 
 def _precision_at_k_steps(rels, k, threshold=1) -> Steps:
-    columns, _ = _relevance_columns(rels, k, threshold)
-    return Steps(_last(columns["P@i"]), {"P@k": columns})
+    columns, _ = relevance_columns(rels, k, threshold)
+    return Steps(last(columns["P@i"]), {"P@k": columns})
 
 
 def precision_at_k(rels, k, *, threshold=1) -> float:
@@ -104,10 +67,10 @@ def precision_at_k(rels, k, *, threshold=1) -> float:
 
 
 def _recall_at_k_steps(rels, k, n_relevant=None, threshold=1) -> Steps:
-    columns, listed = _relevance_columns(rels, k, threshold)
+    columns, listed = relevance_columns(rels, k, threshold)
     total = relevant_count(listed, n_relevant)
     columns["R@i"] = columns["hits@i"] / total if total else np.zeros(len(columns["i"]))
-    return Steps(_last(columns["R@i"]), {"R@k": columns})
+    return Steps(last(columns["R@i"]), {"R@k": columns})
 
 
 def recall_at_k(rels, k, *, n_relevant=None, threshold=1) -> float:
@@ -154,13 +117,13 @@ def recall_at_k(rels, k, *, n_relevant=None, threshold=1) -> float:
 
 
 def _r_precision_steps(rels, n_relevant=None, threshold=1) -> Steps:
-    columns, listed = _relevance_columns(rels, None, threshold)
+    columns, listed = relevance_columns(rels, None, threshold)
     total = relevant_count(listed, n_relevant)
     if total:
-        columns, _ = _relevance_columns(rels, total, threshold)
+        columns, _ = relevance_columns(rels, total, threshold)
     else:
         columns = {name: column[:0] for name, column in columns.items()}
-    return Steps(_last(columns["P@i"]), {"P@R": columns})
+    return Steps(last(columns["P@i"]), {"P@R": columns})
 
 
 def r_precision(rels, *, n_relevant=None, threshold=1) -> float:
@@ -199,12 +162,12 @@ def r_precision(rels, *, n_relevant=None, threshold=1) -> float:
 
 
 def _f_at_k_steps(rels, k, beta=1.0, n_relevant=None, threshold=1) -> Steps:
-    beta = _as_beta(beta)
+    beta = as_above(beta, "beta", 0)
     columns = _recall_at_k_steps(rels, k, n_relevant, threshold).tables["R@k"]
-    f = _f_beta_of(columns["P@i"], columns["R@i"], beta)
+    f = f_beta_of(columns["P@i"], columns["R@i"], beta)
     columns["β"] = np.full(len(f), beta)
     columns["F@i"] = f
-    return Steps(_last(f), {"F@k": columns})
+    return Steps(last(f), {"F@k": columns})
 
 
 def f_at_k(rels, k, *, beta=1.0, n_relevant=None, threshold=1) -> float:
@@ -301,5 +264,5 @@ def precision_recall_curve(rels, *, n_relevant=None, threshold=1, interpolate=Fa
     columns = _recall_at_k_steps(rels, None, n_relevant, threshold).tables["R@k"]
     precision = columns["P@i"].astype(float)
     if interpolate:
-        precision = _best_from_here(precision)
+        precision = best_from_here(precision)
     return precision, columns["R@i"].astype(float)

@@ -10,13 +10,13 @@ from __future__ import annotations
 
 import numpy as np
 
+from rankedu._common import last, relevance_columns
 from rankedu._steps import Steps, mean_over_queries
 from rankedu._validation import sequence_of
-from rankedu.cutoff import _last, _relevance_columns
 
 
 def _reciprocal_rank_steps(rels, k=None, threshold=1) -> Steps:
-    columns, _ = _relevance_columns(rels, k, threshold)
+    columns, _ = relevance_columns(rels, k, threshold)
     first = columns["relevant"] & (columns["hits@i"] == 1)
     columns = {
         "i": columns["i"],
@@ -26,7 +26,7 @@ def _reciprocal_rank_steps(rels, k=None, threshold=1) -> Steps:
         "1/i": 1.0 / columns["i"],
     }
     columns["RR@i"] = np.maximum.accumulate(np.where(first, columns["1/i"], 0.0))
-    return Steps(_last(columns["RR@i"]), {"RR": columns})
+    return Steps(last(columns["RR@i"]), {"RR": columns})
 
 
 def reciprocal_rank(rels, k=None, *, threshold=1) -> float:

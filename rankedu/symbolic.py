@@ -10,8 +10,8 @@ numeric one in ``rankedu``.
 Conventions are those of ``rk.dcg`` / ``rk.idcg`` / ``rk.ndcg``:
 
 - gain ``"linear"``: g; ``"exponential"``: 2**g - 1;
-- discount ``"log2"``: 1/log2(i + 1); ``"jarvelin"``: 1 at rank 1, 1/log2(i) from rank 2 on
-  (Järvelin and Kekäläinen, base 2);
+- discount ``"log2"``: 1/log2(i + 1); ``"jarvelin"``: 1 at the ranks i <= b, 1/log_b(i) after
+  them (Järvelin and Kekäläinen; ``base`` b, default 2);
 - the ideal ranking is the pool sorted by grade, highest first; NDCG is 0 when the ideal
   DCG is 0.
 
@@ -25,6 +25,8 @@ import math
 import numbers
 
 import sympy
+
+from rankedu._validation import as_above, as_cutoff
 
 __all__ = [
     "log2",
@@ -98,16 +100,6 @@ def _exact(x):
     return sympy.Rational(repr(float(x)))
 
 
-def _check_k(k):
-    if k is None:
-        return None
-    if isinstance(k, bool) or not isinstance(k, numbers.Integral):
-        raise TypeError(f"k: must be an int >= 1 or None, got {k!r}")
-    if k < 1:
-        raise ValueError(f"k: must be an int >= 1 or None, got {k!r}")
-    return int(k)
-
-
 def _gain(grade, kind):
     if kind not in _GAINS:
         raise ValueError(f"gain: must be one of {_GAINS}, got {kind!r}")
@@ -115,15 +107,21 @@ def _gain(grade, kind):
     return g if kind == "linear" else 2**g - 1
 
 
-def _discount(rank, kind):
+def _discount(rank, kind, base=2):
     if kind not in _DISCOUNTS:
         raise ValueError(f"discount: must be one of {_DISCOUNTS}, got {kind!r}")
     if isinstance(rank, bool) or not isinstance(rank, numbers.Integral) or rank < 1:
         raise ValueError(f"rank: must be an int >= 1, got {rank!r}")
+    as_above(base, "base", 1)  # a finite real number > 1, as rk.dcg requires
+    b = _exact(base)
+    if kind == "log2" and b != 2:
+        raise ValueError(f"base must be 2 with discount='log2', got {base!r}")
     i = sympy.Integer(int(rank))
     if kind == "log2":
         return 1 / log2(i + 1)
-    return sympy.Integer(1) if i == 1 else 1 / log2(i)
+    if i <= b:
+        return sympy.Integer(1)
+    return 1 / log2(i) if b == 2 else 1 / sympy.log(i, b)
 
 
 def gain(grade, gain="linear"):
@@ -137,10 +135,11 @@ def gain(grade, gain="linear"):
     return _gain(grade, gain)
 
 
-def discount(rank, discount="log2"):
+def discount(rank, discount="log2", base=2):
     """Exact discount of rank ``rank`` (1 = top).
 
-    ``"log2"``: 1/log2(rank + 1); ``"jarvelin"``: 1 at rank 1, 1/log2(rank) from rank 2 on.
+    ``"log2"``: 1/log2(rank + 1); ``"jarvelin"``: 1 at the ranks up to ``base`` (b, default 2),
+    1/log_b(rank) after them.
 
     Examples
     --------
@@ -148,11 +147,13 @@ def discount(rank, discount="log2"):
     (1, 1/log2(3), 1/2)
     >>> discount(1, "jarvelin"), discount(2, "jarvelin"), discount(3, "jarvelin")
     (1, 1, 1/log2(3))
+    >>> discount(3, "jarvelin", base=3), discount(9, "jarvelin", base=3)
+    (1, 1/2)
     """
-    return _discount(rank, discount)
+    return _discount(rank, discount, base)
 
 
-def dcg_terms(rels, k=None, *, gain="linear", discount="log2"):
+def dcg_terms(rels, k=None, *, gain="linear", discount="log2", base=2):
     """The exact per-rank contributions gain(rel_i) * discount(i) of the top ``k`` ranks.
 
     Examples
@@ -160,14 +161,14 @@ def dcg_terms(rels, k=None, *, gain="linear", discount="log2"):
     >>> dcg_terms([3, 2, 3])
     [3, 2/log2(3), 3/2]
     """
-    k = _check_k(k)
+    k = as_cutoff(k)
     top = list(rels)[:k]
     return [
-        _gain(rel, gain) * _discount(i, discount) for i, rel in enumerate(top, start=1)
+        _gain(rel, gain) * _discount(i, discount, base) for i, rel in enumerate(top, start=1)
     ]
 
 
-def dcg(rels, k=None, *, gain="linear", discount="log2"):
+def dcg(rels, k=None, *, gain="linear", discount="log2", base=2):
     """Exact DCG: the sum of :func:`dcg_terms`; 0 for an empty list.
 
     Examples
@@ -175,7 +176,7 @@ def dcg(rels, k=None, *, gain="linear", discount="log2"):
     >>> dcg([3, 2, 3, 0, 1, 2])
     1/log2(6) + 2/log2(7) + 2/log2(3) + 9/2
     """
-    return sympy.Add(*dcg_terms(rels, k, gain=gain, discount=discount))
+    return sympy.Add(*dcg_terms(rels, k, gain=gain, discount=discount, base=base))
 
 
 def _ideal(pool):
@@ -185,7 +186,7 @@ def _ideal(pool):
     return sorted(grades, key=lambda g: float(g), reverse=True)
 
 
-def idcg(pool, k=None, *, gain="linear", discount="log2"):
+def idcg(pool, k=None, *, gain="linear", discount="log2", base=2):
     """Exact ideal DCG: :func:`dcg` of ``pool`` sorted by grade, highest first.
 
     Examples
@@ -193,10 +194,10 @@ def idcg(pool, k=None, *, gain="linear", discount="log2"):
     >>> idcg([3, 2, 3, 0, 1, 2, 3, 0], 6)
     1/log2(7) + 2/log2(6) + 2/log2(5) + 3/log2(3) + 9/2
     """
-    return dcg(_ideal(pool), k, gain=gain, discount=discount)
+    return dcg(_ideal(pool), k, gain=gain, discount=discount, base=base)
 
 
-def ndcg(rels, k=None, *, pool=None, gain="linear", discount="log2"):
+def ndcg(rels, k=None, *, pool=None, gain="linear", discount="log2", base=2):
     """Exact NDCG: ``dcg(rels, k) / idcg(pool, k)``; ``pool`` defaults to ``rels``.
 
     Returns ``sympy.Integer(0)`` when the ideal DCG is 0, as ``rk.ndcg`` returns 0.0, and
@@ -207,12 +208,12 @@ def ndcg(rels, k=None, *, pool=None, gain="linear", discount="log2"):
     >>> sympy.N(ndcg([3, 2, 3, 0, 1, 2], 6, pool=[3, 2, 3, 0, 1, 2, 3, 0]), 4)
     0.8184
     """
-    ideal = idcg(rels if pool is None else pool, k, gain=gain, discount=discount)
+    ideal = idcg(rels if pool is None else pool, k, gain=gain, discount=discount, base=base)
     if ideal < 0:
         raise ValueError(f"pool: the ideal DCG is negative ({ideal}); NDCG is undefined")
     if ideal == 0:
         return sympy.Integer(0)
-    return dcg(rels, k, gain=gain, discount=discount) / ideal
+    return dcg(rels, k, gain=gain, discount=discount, base=base) / ideal
 
 
 def rearrangement_differences(n):

@@ -47,7 +47,7 @@ import numpy as np
 import pandas as pd
 
 from rankedu._validation import as_cutoff, as_number, one_of
-from rankedu.cascade import _satisfaction
+from rankedu._common import satisfaction as _satisfaction
 from rankedu.dcg import DISCOUNTS
 from rankedu.trec_files import _load, _Table, read_qrels, read_run
 
