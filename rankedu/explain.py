@@ -14,6 +14,11 @@ DCG
  3    3.0   2.000000          1.50000 5.76186
 <BLANKLINE>
 dcg = 5.7618595071429155
+
+Tables grow with the input, never with a cutoff: when ``k`` is past the end of a list, the ranks
+after the last document (which hold no document and count as non-relevant) are listed one by
+one only up to 1,000 of them; then a single row at rank ``k`` closes the table, with the exact
+running result.
 """
 
 from __future__ import annotations
@@ -88,7 +93,9 @@ def _explainer(module: str, name: str):
     def explain(*args, **kwargs) -> Explanation:
         bound = signature.bind(*args, **kwargs)
         bound.apply_defaults()
-        return Explanation._from_steps(name, steps_of(*bound.arguments.values()))
+        # By name: a step function's parameters are the metric's, so a reordering of either
+        # fails loudly instead of passing k where threshold is expected.
+        return Explanation._from_steps(name, steps_of(**bound.arguments))
 
     explain.__doc__ = (
         f"Explain :func:`rankedu.{name}` step by step.\n\n"
@@ -130,7 +137,7 @@ f_beta = _explainer("classification", "f_beta")
 def confusion_matrix(y_true, y_pred) -> Explanation:
     """Explain :func:`rankedu.confusion_matrix`: the counts laid out as the 2 x 2 matrix.
 
-    Rows are the true class and columns the predicted one, as in seed 000's table; ``value``
+    Rows are the true class and columns the predicted one; ``value``
     is the :class:`~rankedu.classification.ConfusionMatrix`.
 
     Examples
