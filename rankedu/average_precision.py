@@ -18,7 +18,7 @@ and shows that the sum equals the area under the precision-recall step curve.
 Also here: interpolated precision and the 11-point average (trec_eval's ``iprec_at_recall`` and
 ``11pt_avg``, whose versions 9 and 10 round a recall level to a number of relevant documents
 differently; see ``convention``), and ``mean_precision_at_ranks``, the mean of P@i over every
-rank that seed 003 calls AP, kept to show how it differs from AP.
+rank that some tutorials call AP, kept to show how it differs from AP.
 """
 
 from __future__ import annotations
@@ -29,6 +29,7 @@ from fractions import Fraction
 import numpy as np
 
 from rankedu._common import best_from_here, last, precision_sums, relevance_columns
+from rankedu._ranked import count_so_far, safe_divide
 from rankedu._steps import Steps, mean_over_queries
 from rankedu._validation import as_numbers, one_of, relevant_count, same_length, sequence_of
 
@@ -40,6 +41,14 @@ def _average_precision_steps(rels, k=None, n_relevant=None, threshold=1) -> Step
     columns["sum"] = np.cumsum(columns["P@i·relevant"])
     columns["AP@i"] = columns["sum"] / total if total else np.zeros(len(columns["i"]))
     return Steps(last(columns["AP@i"]), {"AP": columns})
+
+
+def _average_precision_by_query(ranked, k=None) -> np.ndarray:
+    """AP (AP@k) of every query at once: P@rank summed over the relevant ranks (in the top k),
+    divided by the relevant judged documents of each query."""
+    precision = count_so_far(ranked.query, ranked.relevant) / ranked.rank
+    hits = ranked.sum_by_query(np.where(ranked.relevant, precision, 0.0), k)
+    return safe_divide(hits, ranked.n_relevant)
 
 
 def average_precision(rels, k=None, *, n_relevant=None, threshold=1) -> float:
@@ -80,9 +89,16 @@ def average_precision(rels, k=None, *, n_relevant=None, threshold=1) -> float:
     -----
     The chapter :doc:`/book/average_precision` explains it.
 
+    References
+    ----------
+    - ``voorhees2005``: Voorhees, E. M. and Harman, D. K., editors (2005). TREC: Experiment and
+      Evaluation in Information Retrieval. MIT Press.
+    - ``manning2008``: Manning, C. D., Raghavan, P. and Schütze, H. (2008). Introduction to
+      Information Retrieval, chapter 8. Cambridge University Press.
+
     Examples
     --------
-    Relevant documents at ranks 1, 3 and 6 (the seeds' example):
+    Relevant documents at ranks 1, 3 and 6:
 
     >>> import rankedu as rk
     >>> rk.average_precision([1, 0, 1, 0, 0, 1])  # (1/1 + 2/3 + 3/6) / 3
@@ -134,9 +150,16 @@ def mean_average_precision(list_of_rels, *, n_relevant=None, threshold=1) -> flo
     -----
     The chapter :doc:`/book/average_precision` explains it.
 
+    References
+    ----------
+    - ``voorhees2005``: Voorhees, E. M. and Harman, D. K., editors (2005). TREC: Experiment and
+      Evaluation in Information Retrieval. MIT Press.
+    - ``manning2008``: Manning, C. D., Raghavan, P. and Schütze, H. (2008). Introduction to
+      Information Retrieval, chapter 8. Cambridge University Press.
+
     Examples
     --------
-    The two queries of the seeds (R = 4 and R = 5):
+    Two queries with R = 4 and R = 5 relevant documents:
 
     >>> import rankedu as rk
     >>> q1 = [1, 1, 0, 1, 0, 0, 1]
@@ -236,6 +259,11 @@ def interpolated_precision(rels, recall, *, n_relevant=None, threshold=1, conven
     -----
     The chapter :doc:`/book/average_precision` explains it.
 
+    References
+    ----------
+    - ``manning2008``: Manning, C. D., Raghavan, P. and Schütze, H. (2008). Introduction to
+      Information Retrieval, chapter 8. Cambridge University Press.
+
     Examples
     --------
     >>> import rankedu as rk
@@ -276,6 +304,13 @@ def eleven_point_average_precision(rels, *, n_relevant=None, threshold=1, conven
     -----
     The chapter :doc:`/book/average_precision` explains it.
 
+    References
+    ----------
+    - ``manning2008``: Manning, C. D., Raghavan, P. and Schütze, H. (2008). Introduction to
+      Information Retrieval, chapter 8. Cambridge University Press.
+    - ``voorhees2005``: Voorhees, E. M. and Harman, D. K., editors (2005). TREC: Experiment and
+      Evaluation in Information Retrieval. MIT Press.
+
     Examples
     --------
     >>> import rankedu as rk
@@ -285,7 +320,7 @@ def eleven_point_average_precision(rels, *, n_relevant=None, threshold=1, conven
     return _eleven_point_average_precision_steps(rels, n_relevant, threshold, convention).value
 
 
-# --- the mean of P@i over every rank (seed 003) -------------------------------------------------
+# --- the mean of P@i over every rank -------------------------------------------------
 
 
 def _mean_precision_at_ranks_steps(rels, k=None, threshold=1) -> Steps:
@@ -296,7 +331,7 @@ def _mean_precision_at_ranks_steps(rels, k=None, threshold=1) -> Steps:
 
 
 def mean_precision_at_ranks(rels, k=None, *, threshold=1) -> float:
-    r"""The mean of P@i over every rank i = 1..k: what seed 003 calls "AP". It is not AP.
+    r"""The mean of P@i over every rank i = 1..k: what some tutorials call "AP". It is not AP.
 
     .. math:: \frac{1}{k} \sum_{i=1}^{k} P@i
 
@@ -326,6 +361,11 @@ def mean_precision_at_ranks(rels, k=None, *, threshold=1) -> float:
     Notes
     -----
     The chapter :doc:`/book/average_precision` explains it.
+
+    References
+    ----------
+    - ``manning2008``: Manning, C. D., Raghavan, P. and Schütze, H. (2008). Introduction to
+      Information Retrieval, chapter 8. Cambridge University Press.
 
     Examples
     --------

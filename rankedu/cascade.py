@@ -24,6 +24,7 @@ import numbers
 import numpy as np
 
 from rankedu._common import last, satisfaction
+from rankedu._ranked import cumprod_by_query, sum_by_query
 from rankedu._steps import Steps
 from rankedu._validation import as_count, as_cutoff, as_number, as_numbers, as_probabilities
 
@@ -102,9 +103,11 @@ def cascade_metric(rels, phi, k=None, *, max_grade) -> float:
         PP_r = R_r \prod_{i<r} (1 - R_i), \qquad R_i = \frac{2^{g_i} - 1}{2^{g_{\max}}}
 
     With phi(r) = 1/r it is :func:`err`. With phi(r) = 1/log2(r + 1) it is *not* DCG: the
-    stopping probabilities still discount every document below a satisfying one. (DCG with
-    gain (2^g - 1)/2^max_grade is what you get if PP_r is replaced by R_r, a user who never
-    stops.)
+    stopping probabilities still discount every document below a satisfying one. DCG with gain
+    R(g) is sum_r phi(r) R_r, the expected satisfaction under Chapelle et al.'s position-based
+    model, where the user examines rank r with probability phi(r) whatever happened above it
+    (the R_r are not a stopping distribution: they need not sum to 1). The two agree when every
+    R_r is small, since then prod_{i<r} (1 - R_i) is close to 1.
 
     Parameters
     ----------
@@ -115,7 +118,7 @@ def cascade_metric(rels, phi, k=None, *, max_grade) -> float:
     k : int >= 1 or None, optional
         Only the top ``k`` ranks are looked at.
     max_grade : float
-        The top of the grading scale.
+        g_max, the top of the grading scale (a property of the scale, not of one query).
 
     Returns
     -------
@@ -124,6 +127,11 @@ def cascade_metric(rels, phi, k=None, *, max_grade) -> float:
     Notes
     -----
     The chapter :doc:`/book/cascade_err` explains it.
+
+    References
+    ----------
+    - ``chapelle2009``: Chapelle, O., Metzler, D., Zhang, Y. and Grinspan, P. (2009). Expected
+      reciprocal rank for graded relevance. CIKM 2009, 621-630.
 
     Examples
     --------
@@ -140,6 +148,18 @@ def _reciprocal(r: int) -> float:
 
 def _err_steps(rels, k=None, max_grade=None) -> Steps:
     return _cascade_metric_steps(rels, _reciprocal, k, max_grade, phi_name="1/r")
+
+
+def _err_by_query(ranked, k=None) -> np.ndarray:
+    """ERR (ERR@k) of every query at once, with g_max = ``ranked.max_grade``; the cascade's
+    running product is taken within each query (no queries x depth matrix)."""
+    top = slice(None) if k is None else ranked.rank <= k
+    query, rank = ranked.query[top], ranked.rank[top]
+    satisfied = satisfaction(ranked.gain[top], ranked.max_grade)
+    not_yet = np.r_[1.0, 1.0 - satisfied[:-1]]
+    not_yet[rank == 1] = 1.0  # each query starts afresh: P(reach rank 1) = 1
+    reach = cumprod_by_query(query, not_yet)
+    return sum_by_query(query, rank, reach * satisfied / rank, ranked.n_queries)
 
 
 def err(rels, k=None, *, max_grade) -> float:
@@ -160,7 +180,11 @@ def err(rels, k=None, *, max_grade) -> float:
     k : int >= 1 or None, optional
         Only the top ``k`` ranks are looked at (``ERR@k``).
     max_grade : float
-        The top of the grading scale (4 on a 0-4 scale), not the largest grade of this query.
+        g_max, the top of the grading scale (4 on a 0-4 scale): a property of the scale, not
+        the largest grade of this query, so that a query's ERR does not change when other
+        queries are judged. ``rankedu.evaluate`` defaults it to 4, as gdeval does; here it
+        must be given. Any size works: R(g) is computed as 2^(g - g_max) - 2^(-g_max), which
+        does not overflow.
 
     Returns
     -------
@@ -169,6 +193,11 @@ def err(rels, k=None, *, max_grade) -> float:
     Notes
     -----
     The chapter :doc:`/book/cascade_err` explains it.
+
+    References
+    ----------
+    - ``chapelle2009``: Chapelle, O., Metzler, D., Zhang, Y. and Grinspan, P. (2009). Expected
+      reciprocal rank for graded relevance. CIKM 2009, 621-630.
 
     Examples
     --------
@@ -218,6 +247,11 @@ def click_probabilities(attractiveness) -> np.ndarray:
     -----
     The chapter :doc:`/book/cascade_err` explains it.
 
+    References
+    ----------
+    - ``craswell2008``: Craswell, N., Zoeter, O., Taylor, M. and Ramsey, B. (2008). An
+      experimental comparison of click position-bias models. WSDM 2008, 87-94.
+
     Examples
     --------
     >>> import rankedu as rk
@@ -252,6 +286,11 @@ def simulate_cascade(attractiveness, n_users, *, seed) -> np.ndarray:
     Notes
     -----
     The chapter :doc:`/book/cascade_err` explains it.
+
+    References
+    ----------
+    - ``craswell2008``: Craswell, N., Zoeter, O., Taylor, M. and Ramsey, B. (2008). An
+      experimental comparison of click position-bias models. WSDM 2008, 87-94.
 
     Examples
     --------

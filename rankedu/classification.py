@@ -2,7 +2,7 @@
 
 ``y_true`` and ``y_pred`` are equal-length 0/1 sequences (1 = positive). Conventions: a ratio
 whose denominator is 0 is 0.0 (scikit-learn's ``zero_division=0``); accuracy is
-(TP + TN) / total — seed 000 writes TP + FN in the numerator, which is wrong. F-beta weighs
+(TP + TN) / total (TP + FN in the numerator, a slip some tutorials make, is wrong). F-beta weighs
 recall beta times as much as precision: F_beta = (1 + beta^2) P R / (beta^2 P + R), the weighted
 harmonic mean of P and R with weights 1 and beta^2. The chapter "The confusion matrix"
 (``book/confusion_matrix.ipynb``) derives them.
@@ -53,6 +53,11 @@ def confusion_matrix(y_true, y_pred) -> ConfusionMatrix:
     Notes
     -----
     The chapter :doc:`/book/confusion_matrix` explains it.
+
+    References
+    ----------
+    - ``fawcett2006``: Fawcett, T. (2006). An introduction to ROC analysis. Pattern Recognition
+      Letters 27(8), 861-874.
 
     Examples
     --------
@@ -148,6 +153,11 @@ def accuracy(y_true, y_pred) -> float:
     -----
     The chapter :doc:`/book/confusion_matrix` explains it.
 
+    References
+    ----------
+    - ``fawcett2006``: Fawcett, T. (2006). An introduction to ROC analysis. Pattern Recognition
+      Letters 27(8), 861-874.
+
     Examples
     --------
     >>> import rankedu as rk
@@ -176,6 +186,13 @@ def precision(y_true, y_pred) -> float:
     Notes
     -----
     The chapter :doc:`/book/confusion_matrix` explains it.
+
+    References
+    ----------
+    - ``manning2008``: Manning, C. D., Raghavan, P. and Schütze, H. (2008). Introduction to
+      Information Retrieval, chapter 8. Cambridge University Press.
+    - ``fawcett2006``: Fawcett, T. (2006). An introduction to ROC analysis. Pattern Recognition
+      Letters 27(8), 861-874.
 
     Examples
     --------
@@ -206,6 +223,13 @@ def recall(y_true, y_pred) -> float:
     -----
     The chapter :doc:`/book/confusion_matrix` explains it.
 
+    References
+    ----------
+    - ``manning2008``: Manning, C. D., Raghavan, P. and Schütze, H. (2008). Introduction to
+      Information Retrieval, chapter 8. Cambridge University Press.
+    - ``fawcett2006``: Fawcett, T. (2006). An introduction to ROC analysis. Pattern Recognition
+      Letters 27(8), 861-874.
+
     Examples
     --------
     >>> import rankedu as rk
@@ -232,6 +256,11 @@ def true_positive_rate(y_true, y_pred) -> float:
     Notes
     -----
     The chapter :doc:`/book/confusion_matrix` explains it.
+
+    References
+    ----------
+    - ``fawcett2006``: Fawcett, T. (2006). An introduction to ROC analysis. Pattern Recognition
+      Letters 27(8), 861-874.
 
     Examples
     --------
@@ -261,6 +290,11 @@ def false_positive_rate(y_true, y_pred) -> float:
     Notes
     -----
     The chapter :doc:`/book/confusion_matrix` explains it.
+
+    References
+    ----------
+    - ``fawcett2006``: Fawcett, T. (2006). An introduction to ROC analysis. Pattern Recognition
+      Letters 27(8), 861-874.
 
     Examples
     --------
@@ -293,6 +327,13 @@ def f_beta(y_true, y_pred, beta=1.0) -> float:
     Notes
     -----
     The chapter :doc:`/book/confusion_matrix` explains it.
+
+    References
+    ----------
+    - ``vanrijsbergen1979``: van Rijsbergen, C. J. (1979). Information Retrieval, 2nd edition.
+      Butterworths.
+    - ``manning2008``: Manning, C. D., Raghavan, P. and Schütze, H. (2008). Introduction to
+      Information Retrieval, chapter 8. Cambridge University Press.
 
     Examples
     --------

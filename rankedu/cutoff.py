@@ -17,6 +17,7 @@ from __future__ import annotations
 import numpy as np
 
 from rankedu._common import best_from_here, f_beta_of, last, relevance_columns
+from rankedu._ranked import safe_divide
 from rankedu._steps import Steps
 from rankedu._validation import as_above, relevant_count
 
@@ -24,6 +25,11 @@ from rankedu._validation import as_above, relevant_count
 def _precision_at_k_steps(rels, k, threshold=1) -> Steps:
     columns, _ = relevance_columns(rels, k, threshold)
     return Steps(last(columns["P@i"]), {"P@k": columns})
+
+
+def _precision_at_k_by_query(ranked, k) -> np.ndarray:
+    """P@k of every query of a run at once (``rk.evaluate``'s kernel; see ``rankedu._ranked``)."""
+    return ranked.sum_by_query(ranked.relevant, k) / k
 
 
 def precision_at_k(rels, k, *, threshold=1) -> float:
@@ -55,6 +61,13 @@ def precision_at_k(rels, k, *, threshold=1) -> float:
     -----
     The chapter :doc:`/book/cutoff` explains it.
 
+    References
+    ----------
+    - ``manning2008``: Manning, C. D., Raghavan, P. and Schütze, H. (2008). Introduction to
+      Information Retrieval, chapter 8. Cambridge University Press.
+    - ``voorhees2005``: Voorhees, E. M. and Harman, D. K., editors (2005). TREC: Experiment and
+      Evaluation in Information Retrieval. MIT Press.
+
     Examples
     --------
     >>> import rankedu as rk
@@ -71,6 +84,11 @@ def _recall_at_k_steps(rels, k, n_relevant=None, threshold=1) -> Steps:
     total = relevant_count(listed, n_relevant)
     columns["R@i"] = columns["hits@i"] / total if total else np.zeros(len(columns["i"]))
     return Steps(last(columns["R@i"]), {"R@k": columns})
+
+
+def _recall_at_k_by_query(ranked, k) -> np.ndarray:
+    """R@k of every query at once, divided by the relevant judged documents of each query."""
+    return safe_divide(ranked.sum_by_query(ranked.relevant, k), ranked.n_relevant)
 
 
 def recall_at_k(rels, k, *, n_relevant=None, threshold=1) -> float:
@@ -105,6 +123,13 @@ def recall_at_k(rels, k, *, n_relevant=None, threshold=1) -> float:
     -----
     The chapter :doc:`/book/cutoff` explains it.
 
+    References
+    ----------
+    - ``manning2008``: Manning, C. D., Raghavan, P. and Schütze, H. (2008). Introduction to
+      Information Retrieval, chapter 8. Cambridge University Press.
+    - ``voorhees2005``: Voorhees, E. M. and Harman, D. K., editors (2005). TREC: Experiment and
+      Evaluation in Information Retrieval. MIT Press.
+
     Examples
     --------
     >>> import rankedu as rk
@@ -124,6 +149,12 @@ def _r_precision_steps(rels, n_relevant=None, threshold=1) -> Steps:
     else:
         columns = {name: column[:0] for name, column in columns.items()}
     return Steps(last(columns["P@i"]), {"P@R": columns})
+
+
+def _r_precision_by_query(ranked, k=None) -> np.ndarray:
+    """R-precision of every query at once: relevant documents in the top R, divided by R."""
+    within = ranked.rank <= ranked.n_relevant[ranked.query]
+    return safe_divide(ranked.sum_by_query(ranked.relevant & within), ranked.n_relevant)
 
 
 def r_precision(rels, *, n_relevant=None, threshold=1) -> float:
@@ -151,6 +182,13 @@ def r_precision(rels, *, n_relevant=None, threshold=1) -> float:
     Notes
     -----
     The chapter :doc:`/book/cutoff` explains it.
+
+    References
+    ----------
+    - ``voorhees2005``: Voorhees, E. M. and Harman, D. K., editors (2005). TREC: Experiment and
+      Evaluation in Information Retrieval. MIT Press.
+    - ``manning2008``: Manning, C. D., Raghavan, P. and Schütze, H. (2008). Introduction to
+      Information Retrieval, chapter 8. Cambridge University Press.
 
     Examples
     --------
@@ -206,6 +244,13 @@ def f_at_k(rels, k, *, beta=1.0, n_relevant=None, threshold=1) -> float:
     -----
     The chapter :doc:`/book/cutoff` explains it.
 
+    References
+    ----------
+    - ``vanrijsbergen1979``: van Rijsbergen, C. J. (1979). Information Retrieval, 2nd edition.
+      Butterworths.
+    - ``manning2008``: Manning, C. D., Raghavan, P. and Schütze, H. (2008). Introduction to
+      Information Retrieval, chapter 8. Cambridge University Press.
+
     Examples
     --------
     >>> import rankedu as rk
@@ -249,6 +294,11 @@ def precision_recall_curve(rels, *, n_relevant=None, threshold=1, interpolate=Fa
     Notes
     -----
     The chapter :doc:`/book/cutoff` explains it.
+
+    References
+    ----------
+    - ``manning2008``: Manning, C. D., Raghavan, P. and Schütze, H. (2008). Introduction to
+      Information Retrieval, chapter 8. Cambridge University Press.
 
     Examples
     --------

@@ -29,6 +29,7 @@ from __future__ import annotations
 import numpy as np
 
 from rankedu._common import last
+from rankedu._ranked import safe_divide, sum_by_query
 from rankedu._steps import Steps
 from rankedu._validation import as_above, as_cutoff, as_numbers, one_of
 
@@ -92,6 +93,11 @@ def cumulative_gain(rels, k=None) -> float:
     Notes
     -----
     The chapter :doc:`/book/ndcg` explains it.
+
+    References
+    ----------
+    - ``jarvelin2002``: Järvelin, K. and Kekäläinen, J. (2002). Cumulated gain-based evaluation
+      of IR techniques. ACM Transactions on Information Systems 20(4), 422-446.
 
     Examples
     --------
@@ -181,11 +187,10 @@ def dcg(rels, k=None, *, gain="linear", discount="log2", base=2) -> float:
 
     References
     ----------
-    Järvelin, K. and Kekäläinen, J. (2002). Cumulated gain-based evaluation of IR techniques.
-    ACM Transactions on Information Systems 20(4), 422-446 [``jarvelin2002``].
-
-    Burges, C. et al. (2005). Learning to rank using gradient descent. ICML 2005, 89-96
-    [``burges2005``].
+    - ``jarvelin2002``: Järvelin, K. and Kekäläinen, J. (2002). Cumulated gain-based evaluation
+      of IR techniques. ACM Transactions on Information Systems 20(4), 422-446.
+    - ``burges2005``: Burges, C., Shaked, T., Renshaw, E., Lazier, A., Deeds, M., Hamilton, N.
+      and Hullender, G. (2005). Learning to rank using gradient descent. ICML 2005, 89-96.
 
     Examples
     --------
@@ -237,8 +242,8 @@ def idcg(pool, k=None, *, gain="linear", discount="log2", base=2) -> float:
 
     References
     ----------
-    Järvelin, K. and Kekäläinen, J. (2002). Cumulated gain-based evaluation of IR techniques.
-    ACM Transactions on Information Systems 20(4), 422-446 [``jarvelin2002``].
+    - ``jarvelin2002``: Järvelin, K. and Kekäläinen, J. (2002). Cumulated gain-based evaluation
+      of IR techniques. ACM Transactions on Information Systems 20(4), 422-446.
 
     Examples
     --------
@@ -284,6 +289,18 @@ def _ndcg_steps(rels, k=None, pool=None, gain="linear", discount="log2", base=2)
     return Steps(last(share), {"DCG": {**actual.tables["DCG"], "DCG@i/IDCG": share}, **ideal.tables})
 
 
+def _ndcg_by_query(ranked, k=None) -> np.ndarray:
+    """nDCG (nDCG@k) of every query at once, as trec_eval computes it: linear gain, log2
+    discount, the ideal ranking from every judged document of the query (cut at k)."""
+    _, divisor = DISCOUNTS["log2"]
+    depth = max(int(ranked.rank.max(initial=0)), int(ranked.ideal_rank.max(initial=0)))
+    discount = divisor(np.arange(1, depth + 1, dtype=float))  # one logarithm per rank
+    dcg = ranked.sum_by_query(ranked.gain / discount[ranked.rank - 1], k)
+    idcg = sum_by_query(ranked.ideal_query, ranked.ideal_rank,
+                        ranked.ideal_gain / discount[ranked.ideal_rank - 1], ranked.n_queries, k)
+    return safe_divide(dcg, idcg)
+
+
 def ndcg(rels, k=None, *, pool=None, gain="linear", discount="log2", base=2) -> float:
     r"""Normalised DCG: the DCG of the ranking divided by the ideal DCG.
 
@@ -324,8 +341,10 @@ def ndcg(rels, k=None, *, pool=None, gain="linear", discount="log2", base=2) -> 
 
     References
     ----------
-    Järvelin, K. and Kekäläinen, J. (2002). Cumulated gain-based evaluation of IR techniques.
-    ACM Transactions on Information Systems 20(4), 422-446 [``jarvelin2002``].
+    - ``jarvelin2002``: Järvelin, K. and Kekäläinen, J. (2002). Cumulated gain-based evaluation
+      of IR techniques. ACM Transactions on Information Systems 20(4), 422-446.
+    - ``burges2005``: Burges, C., Shaked, T., Renshaw, E., Lazier, A., Deeds, M., Hamilton, N.
+      and Hullender, G. (2005). Learning to rank using gradient descent. ICML 2005, 89-96.
 
     Examples
     --------

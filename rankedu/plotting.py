@@ -48,6 +48,11 @@ def _axes(ax):
 def discount_values(n_ranks: int, discount: str = "log2") -> np.ndarray:
     """The weight ``rk.dcg`` gives to ranks 1..n_ranks: the DCG of a single grade-1 document.
 
+    References
+    ----------
+    - ``jarvelin2002``: Järvelin, K. and Kekäläinen, J. (2002). Cumulated gain-based evaluation
+      of IR techniques. ACM Transactions on Information Systems 20(4), 422-446.
+
     Examples
     --------
     >>> [round(float(w), 4) for w in discount_values(3)]
@@ -62,6 +67,13 @@ def discount_values(n_ranks: int, discount: str = "log2") -> np.ndarray:
 
 def gain_values(grades, gain: str = "linear") -> np.ndarray:
     """The gain ``rk.dcg`` gives to each grade: the DCG of that grade alone at rank 1.
+
+    References
+    ----------
+    - ``jarvelin2002``: Järvelin, K. and Kekäläinen, J. (2002). Cumulated gain-based evaluation
+      of IR techniques. ACM Transactions on Information Systems 20(4), 422-446.
+    - ``burges2005``: Burges, C., Shaked, T., Renshaw, E., Lazier, A., Deeds, M., Hamilton, N.
+      and Hullender, G. (2005). Learning to rank using gradient descent. ICML 2005, 89-96.
 
     Examples
     --------
@@ -87,6 +99,11 @@ def plot_discounts(n_ranks: int = 10, *, discounts=("log2", "jarvelin"), ax=None
     -------
     matplotlib Axes
         One line per discount, x the ranks 1..n_ranks, y the weights (1/discount).
+
+    References
+    ----------
+    - ``jarvelin2002``: Järvelin, K. and Kekäläinen, J. (2002). Cumulated gain-based evaluation
+      of IR techniques. ACM Transactions on Information Systems 20(4), 422-446.
 
     Examples
     --------
@@ -126,6 +143,11 @@ def plot_gains(max_grade: int = 4, *, gains=("linear", "exponential"), ax=None):
     matplotlib Axes
         One line per gain, x the grades 0..max_grade, y the gains.
 
+    References
+    ----------
+    - ``burges2005``: Burges, C., Shaked, T., Renshaw, E., Lazier, A., Deeds, M., Hamilton, N.
+      and Hullender, G. (2005). Learning to rank using gradient descent. ICML 2005, 89-96.
+
     Examples
     --------
     >>> ax = plot_gains(3)
@@ -157,6 +179,11 @@ def dcg_contributions(rels, k=None, *, pool=None, gain="linear", discount="log2"
     -------
     (numpy.ndarray, numpy.ndarray)
         The ranking's terms and the ideal ranking's terms, rank 1 first.
+
+    References
+    ----------
+    - ``jarvelin2002``: Järvelin, K. and Kekäläinen, J. (2002). Cumulated gain-based evaluation
+      of IR techniques. ACM Transactions on Information Systems 20(4), 422-446.
 
     Examples
     --------
@@ -193,6 +220,11 @@ def plot_dcg_contributions(rels, k=None, *, pool=None, gain="linear", discount="
     -------
     matplotlib Axes
         Two bar containers, labelled "ranking" and "ideal ranking", bars at ranks 1, 2, …
+
+    References
+    ----------
+    - ``jarvelin2002``: Järvelin, K. and Kekäläinen, J. (2002). Cumulated gain-based evaluation
+      of IR techniques. ACM Transactions on Information Systems 20(4), 422-446.
 
     Examples
     --------
@@ -240,6 +272,11 @@ def plot_roc(labels, scores, *, label=None, chance=True, ax=None, **line_options
         The curve is the last line added; x the false positive rates, y the true positive
         rates, both in [0, 1].
 
+    References
+    ----------
+    - ``fawcett2006``: Fawcett, T. (2006). An introduction to ROC analysis. Pattern Recognition
+      Letters 27(8), 861-874.
+
     Examples
     --------
     >>> ax = plot_roc([1, 0, 1, 0], [0.9, 0.8, 0.7, 0.1])
@@ -282,6 +319,11 @@ def plot_precision_recall_at_k(rels, *, n_relevant=None, threshold=1, ax=None):
     -------
     matplotlib Axes
         Two lines, "P@k" and "R@k", x the cutoffs 1..len(rels).
+
+    References
+    ----------
+    - ``manning2008``: Manning, C. D., Raghavan, P. and Schütze, H. (2008). Introduction to
+      Information Retrieval, chapter 8. Cambridge University Press.
 
     Examples
     --------
@@ -326,6 +368,11 @@ def plot_precision_recall_curve(rels, *, n_relevant=None, threshold=1, interpola
         The points joined in rank order ("P@k against R@k") and, if asked, the step line
         ("interpolated precision").
 
+    References
+    ----------
+    - ``manning2008``: Manning, C. D., Raghavan, P. and Schütze, H. (2008). Introduction to
+      Information Retrieval, chapter 8. Cambridge University Press.
+
     Examples
     --------
     >>> points, steps = plot_precision_recall_curve([1, 0, 1, 0]).get_lines()
@@ -366,6 +413,11 @@ def average_precision_steps(rels, *, n_relevant=None, threshold=1):
     heights, edges : numpy.ndarray of float
         ``len(edges) == len(heights) + 1``; edges run from 0 to 1.
 
+    References
+    ----------
+    - ``manning2008``: Manning, C. D., Raghavan, P. and Schütze, H. (2008). Introduction to
+      Information Retrieval, chapter 8. Cambridge University Press.
+
     Examples
     --------
     >>> heights, edges = average_precision_steps([1, 0, 1], n_relevant=4)
@@ -402,6 +454,13 @@ def plot_average_precision_area(rels, *, n_relevant=None, threshold=1, ax=None):
     matplotlib Axes
         One filled step patch from :func:`average_precision_steps`, labelled with
         ``rk.average_precision`` to 4 decimals.
+
+    References
+    ----------
+    - ``manning2008``: Manning, C. D., Raghavan, P. and Schütze, H. (2008). Introduction to
+      Information Retrieval, chapter 8. Cambridge University Press.
+    - ``voorhees2005``: Voorhees, E. M. and Harman, D. K., editors (2005). TREC: Experiment and
+      Evaluation in Information Retrieval. MIT Press.
 
     Examples
     --------

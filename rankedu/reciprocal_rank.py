@@ -11,6 +11,7 @@ from __future__ import annotations
 import numpy as np
 
 from rankedu._common import last, relevance_columns
+from rankedu._ranked import first_by_query
 from rankedu._steps import Steps, mean_over_queries
 from rankedu._validation import sequence_of
 
@@ -27,6 +28,16 @@ def _reciprocal_rank_steps(rels, k=None, threshold=1) -> Steps:
     }
     columns["RR@i"] = np.maximum.accumulate(np.where(first, columns["1/i"], 0.0))
     return Steps(last(columns["RR@i"]), {"RR": columns})
+
+
+def _reciprocal_rank_by_query(ranked, k=None) -> np.ndarray:
+    """RR (RR@k) of every query at once: 1 / rank of its first relevant document, else 0."""
+    hit = ranked.relevant if k is None else ranked.relevant & (ranked.rank <= k)
+    first = first_by_query(ranked.query, hit, ranked.n_queries)
+    values = np.zeros(ranked.n_queries)
+    found = first >= 0
+    values[found] = 1.0 / ranked.rank[first[found]]
+    return values
 
 
 def reciprocal_rank(rels, k=None, *, threshold=1) -> float:
@@ -56,6 +67,11 @@ def reciprocal_rank(rels, k=None, *, threshold=1) -> float:
     Notes
     -----
     The chapter :doc:`/book/reciprocal_rank` explains it.
+
+    References
+    ----------
+    - ``voorhees1999``: Voorhees, E. M. (1999). The TREC-8 question answering track report.
+      TREC-8, NIST Special Publication 500-246, 77-82.
 
     Examples
     --------
@@ -94,6 +110,11 @@ def mean_reciprocal_rank(list_of_rels, *, threshold=1) -> float:
     Notes
     -----
     The chapter :doc:`/book/reciprocal_rank` explains it.
+
+    References
+    ----------
+    - ``voorhees1999``: Voorhees, E. M. (1999). The TREC-8 question answering track report.
+      TREC-8, NIST Special Publication 500-246, 77-82.
 
     Examples
     --------

@@ -127,6 +127,13 @@ def _discount(rank, kind, base=2):
 def gain(grade, gain="linear"):
     """Exact gain of one grade: ``grade`` (linear) or ``2**grade - 1`` (exponential).
 
+    References
+    ----------
+    - ``jarvelin2002``: Järvelin, K. and Kekäläinen, J. (2002). Cumulated gain-based evaluation
+      of IR techniques. ACM Transactions on Information Systems 20(4), 422-446.
+    - ``burges2005``: Burges, C., Shaked, T., Renshaw, E., Lazier, A., Deeds, M., Hamilton, N.
+      and Hullender, G. (2005). Learning to rank using gradient descent. ICML 2005, 89-96.
+
     Examples
     --------
     >>> gain(3), gain(3, gain="exponential")
@@ -140,6 +147,11 @@ def discount(rank, discount="log2", base=2):
 
     ``"log2"``: 1/log2(rank + 1); ``"jarvelin"``: 1 at the ranks up to ``base`` (b, default 2),
     1/log_b(rank) after them.
+
+    References
+    ----------
+    - ``jarvelin2002``: Järvelin, K. and Kekäläinen, J. (2002). Cumulated gain-based evaluation
+      of IR techniques. ACM Transactions on Information Systems 20(4), 422-446.
 
     Examples
     --------
@@ -156,6 +168,11 @@ def discount(rank, discount="log2", base=2):
 def dcg_terms(rels, k=None, *, gain="linear", discount="log2", base=2):
     """The exact per-rank contributions gain(rel_i) * discount(i) of the top ``k`` ranks.
 
+    References
+    ----------
+    - ``jarvelin2002``: Järvelin, K. and Kekäläinen, J. (2002). Cumulated gain-based evaluation
+      of IR techniques. ACM Transactions on Information Systems 20(4), 422-446.
+
     Examples
     --------
     >>> dcg_terms([3, 2, 3])
@@ -170,6 +187,11 @@ def dcg_terms(rels, k=None, *, gain="linear", discount="log2", base=2):
 
 def dcg(rels, k=None, *, gain="linear", discount="log2", base=2):
     """Exact DCG: the sum of :func:`dcg_terms`; 0 for an empty list.
+
+    References
+    ----------
+    - ``jarvelin2002``: Järvelin, K. and Kekäläinen, J. (2002). Cumulated gain-based evaluation
+      of IR techniques. ACM Transactions on Information Systems 20(4), 422-446.
 
     Examples
     --------
@@ -189,6 +211,11 @@ def _ideal(pool):
 def idcg(pool, k=None, *, gain="linear", discount="log2", base=2):
     """Exact ideal DCG: :func:`dcg` of ``pool`` sorted by grade, highest first.
 
+    References
+    ----------
+    - ``jarvelin2002``: Järvelin, K. and Kekäläinen, J. (2002). Cumulated gain-based evaluation
+      of IR techniques. ACM Transactions on Information Systems 20(4), 422-446.
+
     Examples
     --------
     >>> idcg([3, 2, 3, 0, 1, 2, 3, 0], 6)
@@ -202,6 +229,11 @@ def ndcg(rels, k=None, *, pool=None, gain="linear", discount="log2", base=2):
 
     Returns ``sympy.Integer(0)`` when the ideal DCG is 0, as ``rk.ndcg`` returns 0.0, and
     raises ``ValueError`` when it is negative, as ``rk.ndcg`` does.
+
+    References
+    ----------
+    - ``jarvelin2002``: Järvelin, K. and Kekäläinen, J. (2002). Cumulated gain-based evaluation
+      of IR techniques. ACM Transactions on Information Systems 20(4), 422-446.
 
     Examples
     --------
@@ -230,6 +262,11 @@ def rearrangement_differences(n):
         ``{p: sympy expression}``, one entry per permutation (``n!`` entries), the
         identity included (its difference is 0).
 
+    References
+    ----------
+    - ``hardy1934``: Hardy, G. H., Littlewood, J. E. and Pólya, G. (1934). Inequalities, chapter
+      X (rearrangements). Cambridge University Press.
+
     Examples
     --------
     >>> rearrangement_differences(2)[(1, 0)].factor()
@@ -251,6 +288,11 @@ def in_gaps(expr, n):
     with gaps ``x_j = g_j - g_{j+1} >= 0`` and ``y_j = d_j - d_{j+1} >= 0``, then expands.
     A difference from :func:`rearrangement_differences` becomes a polynomial in the gaps
     whose coefficients are all non-negative, which proves it is ``>= 0``.
+
+    References
+    ----------
+    - ``hardy1934``: Hardy, G. H., Littlewood, J. E. and Pólya, G. (1934). Inequalities, chapter
+      X (rearrangements). Cambridge University Press.
 
     Examples
     --------
@@ -280,6 +322,11 @@ def roc_points(labels, scores):
 
     One point per distinct score, highest first, as in ``rk.roc_curve``.
 
+    References
+    ----------
+    - ``fawcett2006``: Fawcett, T. (2006). An introduction to ROC analysis. Pattern Recognition
+      Letters 27(8), 861-874.
+
     Examples
     --------
     >>> roc_points([1, 0, 1, 0], [0.9, 0.8, 0.7, 0.1])
@@ -297,6 +344,11 @@ def roc_points(labels, scores):
 
 def roc_auc_area(labels, scores):
     """AUC as the exact area under the ROC curve: the sum of its trapezoids.
+
+    References
+    ----------
+    - ``fawcett2006``: Fawcett, T. (2006). An introduction to ROC analysis. Pattern Recognition
+      Letters 27(8), 861-874.
 
     Examples
     --------
@@ -319,6 +371,14 @@ def pair_credits(labels, scores):
         ``(i, j, credit)`` with ``i`` the position of the positive and ``j`` that of the
         negative in ``labels``, positives in input order, then negatives in input order.
 
+    References
+    ----------
+    - ``mann1947``: Mann, H. B. and Whitney, D. R. (1947). On a test of whether one of two
+      random variables is stochastically larger than the other. Annals of Mathematical
+      Statistics 18(1), 50-60.
+    - ``hanley1982``: Hanley, J. A. and McNeil, B. J. (1982). The meaning and use of the area
+      under a receiver operating characteristic (ROC) curve. Radiology 143(1), 29-36.
+
     Examples
     --------
     >>> pair_credits([1, 0, 1], [0.4, 0.4, 0.9])
@@ -339,6 +399,14 @@ def pair_credits(labels, scores):
 
 def roc_auc_pairs(labels, scores):
     """AUC as the exact share of (positive, negative) pairs in order, a tie counting 1/2.
+
+    References
+    ----------
+    - ``mann1947``: Mann, H. B. and Whitney, D. R. (1947). On a test of whether one of two
+      random variables is stochastically larger than the other. Annals of Mathematical
+      Statistics 18(1), 50-60.
+    - ``hanley1982``: Hanley, J. A. and McNeil, B. J. (1982). The meaning and use of the area
+      under a receiver operating characteristic (ROC) curve. Radiology 143(1), 29-36.
 
     Examples
     --------
@@ -363,6 +431,13 @@ def roc_step_identity():
     -------
     (trapezoid, pairs) : two sympy expressions, whose difference simplifies to 0
 
+    References
+    ----------
+    - ``fawcett2006``: Fawcett, T. (2006). An introduction to ROC analysis. Pattern Recognition
+      Letters 27(8), 861-874.
+    - ``hanley1982``: Hanley, J. A. and McNeil, B. J. (1982). The meaning and use of the area
+      under a receiver operating characteristic (ROC) curve. Radiology 143(1), 29-36.
+
     Examples
     --------
     >>> trapezoid, pairs = roc_step_identity()
@@ -380,6 +455,11 @@ def satisfaction(grade, max_grade):
 
     The numeric version is the ``R_r`` column of ``rk.explain.err``; here the grade and
     ``max_grade`` may be numbers or sympy symbols.
+
+    References
+    ----------
+    - ``chapelle2009``: Chapelle, O., Metzler, D., Zhang, Y. and Grinspan, P. (2009). Expected
+      reciprocal rank for graded relevance. CIKM 2009, 621-630.
 
     Examples
     --------
@@ -400,6 +480,13 @@ def stop_probabilities(satisfied):
     These are the ``PP_r`` of ``rk.explain.err`` and the click probabilities P(C_i) of
     ``rk.click_probabilities``.
 
+    References
+    ----------
+    - ``chapelle2009``: Chapelle, O., Metzler, D., Zhang, Y. and Grinspan, P. (2009). Expected
+      reciprocal rank for graded relevance. CIKM 2009, 621-630.
+    - ``craswell2008``: Craswell, N., Zoeter, O., Taylor, M. and Ramsey, B. (2008). An
+      experimental comparison of click position-bias models. WSDM 2008, 87-94.
+
     Examples
     --------
     >>> R1, R2, R3 = sympy.symbols("R1 R2 R3")
@@ -418,6 +505,11 @@ def cascade_metric(satisfied, phi):
 
     ``phi`` is called with each rank as a sympy Integer, 1, 2, ...; ``lambda r: 1 / r`` gives
     ERR, as ``rk.cascade_metric`` with ``phi(r) = 1/r`` is ``rk.err``.
+
+    References
+    ----------
+    - ``chapelle2009``: Chapelle, O., Metzler, D., Zhang, Y. and Grinspan, P. (2009). Expected
+      reciprocal rank for graded relevance. CIKM 2009, 621-630.
 
     Examples
     --------

@@ -10,6 +10,8 @@ import importlib
 import inspect
 import os
 import pkgutil
+import re
+from pathlib import Path
 
 import pytest
 
@@ -69,3 +71,42 @@ def test_every_public_function_has_an_examples_section_that_doctest_runs(name):
     assert not missing, f"{name}: no Examples section in {missing}"
     assert not unrun, f"{name}: Examples section runs no example in {unrun}"
     assert not failing, f"{name}: failing examples in {failing}"
+
+
+# Modules whose every public function names its sources (issue 11): a numpydoc References
+# section whose entries start with the key of an entry of book/references.bib.
+REFERENCED_MODULES = [
+    "rankedu.cutoff", "rankedu.average_precision", "rankedu.reciprocal_rank", "rankedu.dcg",
+    "rankedu.cascade", "rankedu.classification", "rankedu.symbolic", "rankedu.plotting",
+]
+BIB = Path(__file__).resolve().parents[1] / "book" / "references.bib"
+
+
+def bibliography_keys():
+    return set(re.findall(r"^@\w+\{([^,\s]+),", BIB.read_text(encoding="utf-8"), re.M))
+
+
+@pytest.mark.parametrize("name", REFERENCED_MODULES)
+def test_every_public_function_has_references_keyed_to_the_books_bibliography(name):
+    module = importlib.import_module(name)
+    keys = bibliography_keys()
+    missing, unknown = [], {}
+    for function_name, function in public_functions(module).items():
+        doc = inspect.getdoc(function) or ""
+        section = re.search(r"^References\n-{10}\n(.*?)(?:\n\n[A-Z][a-z]+\n-{3,}\n|\Z)", doc, re.S | re.M)
+        cited = re.findall(r"^- ``([^`]+)``:", section.group(1), re.M) if section else []
+        if not cited:
+            missing.append(function_name)
+        if set(cited) - keys:
+            unknown[function_name] = sorted(set(cited) - keys)
+    assert not missing, f"{name}: no References section citing a bibliography key in {missing}"
+    assert not unknown, f"{name}: keys not in book/references.bib: {unknown}"
+
+
+def test_no_help_text_of_the_metrics_speaks_of_the_seeds():
+    # Readers of help() have not read the blog posts the book starts from.
+    for name in REFERENCED_MODULES + ["rankedu.explain"]:
+        module = importlib.import_module(name)
+        texts = [module.__doc__ or ""] + [f.__doc__ or "" for f in public_functions(module).values()]
+        # "seed 003", "the seeds' ranking" (a random seed, as simulate_cascade's, is fine).
+        assert not any(re.search(r"\bseed \d{3}\b|\bseeds\b|\bseeds'", text) for text in texts), name
