@@ -302,3 +302,78 @@ def test_precision_recall_and_rprec_agree_with_trec_evals_test_outputs(trec_refe
                 measures[f"recall_{k}"], abs=0.5e-4), (qid, k)
         assert rk.r_precision(rels, n_relevant=n_relevant, threshold=threshold) == pytest.approx(
             measures["Rprec"], abs=0.5e-4), qid
+
+
+# --- a cutoff past the end of the list costs nothing (issue 16) --------------------------------
+
+# Each binary-relevance metric with a cutoff, as call(rels, k); padding a list with zeros to
+# length k is the definition "ranks past the end count as non-relevant" written out physically.
+PADDED_METRICS = {
+    "precision_at_k": lambda rels, k: rk.precision_at_k(rels, k),
+    "recall_at_k": lambda rels, k: rk.recall_at_k(rels, k, n_relevant=sum(g >= 1 for g in rels) + 2),
+    "f_at_k": lambda rels, k: rk.f_at_k(rels, k, beta=2.0, n_relevant=sum(g >= 1 for g in rels) + 2),
+    "average_precision": lambda rels, k: rk.average_precision(rels, k),
+    "reciprocal_rank": lambda rels, k: rk.reciprocal_rank(rels, k),
+    "mean_precision_at_ranks": lambda rels, k: rk.mean_precision_at_ranks(rels, k),
+}
+
+
+@pytest.mark.parametrize("name, call", PADDED_METRICS.items(), ids=list(PADDED_METRICS))
+@pytest.mark.parametrize("extra", [1, 5, 999, 1000, 1001, 1002, 2500, 250_000])
+def test_a_cutoff_past_the_end_equals_the_list_padded_with_non_relevant_documents(name, call, extra):
+    rels = [1, 0, 2, 0, 0, 1, 0]
+    k = len(rels) + extra
+    padded = rels + [0] * extra
+    assert call(rels, k) == pytest.approx(call(padded, k), rel=1e-12, abs=1e-15)
+
+
+def test_mean_precision_at_ranks_for_a_huge_cutoff_uses_the_harmonic_tail():
+    # Ranks 4..k hold no document: each adds P@i = 2/i, so the sum grows by 2 (H_k - H_3).
+    k = 10**9
+    euler_gamma = 0.5772156649015329
+    harmonic_k = np.log(k) + euler_gamma + 1 / (2 * k)
+    expected = (1 + 1 / 2 + 2 / 3 + 2 * (harmonic_k - (1 + 1 / 2 + 1 / 3))) / k
+    assert rk.mean_precision_at_ranks([1, 0, 1], k) == pytest.approx(expected, rel=1e-12)
+
+
+@pytest.mark.parametrize("call", [
+    lambda: rk.precision_at_k([1, 0, 1], 10**9),
+    lambda: rk.recall_at_k([1, 0, 1], 10**12, n_relevant=5),
+    lambda: rk.average_precision([1], k=10**8),
+    lambda: rk.reciprocal_rank([0, 1], 10**15),
+    lambda: rk.f_at_k([1, 0, 1], 10**10),
+    lambda: rk.mean_precision_at_ranks([1, 0, 1], 10**18),
+    lambda: rk.r_precision([1, 0, 1], n_relevant=10**11),
+], ids=["P@k", "R@k", "AP@k", "RR@k", "F@k", "meanP", "Rprec"])
+def test_a_huge_cutoff_allocates_memory_bounded_by_the_list_not_by_k(call):
+    import tracemalloc
+
+    tracemalloc.start()
+    try:
+        call()
+        peak = tracemalloc.get_traced_memory()[1]
+    finally:
+        tracemalloc.stop()
+    assert peak < 1_000_000, f"peak {peak} bytes"
+
+
+def test_precision_at_a_huge_cutoff_is_exact():
+    assert rk.precision_at_k([1, 0, 1], 10**9) == 2 / 10**9
+    assert rk.average_precision([1], k=10**8) == 1.0
+
+
+def test_explain_lists_up_to_1000_padded_ranks_then_closes_at_rank_k(running_result):
+    # A short padding is listed rank by rank (the cutoff chapter shows ranks 16..20 of P@20).
+    short = rk.explain.precision_at_k([1, 1, 0], 8).table
+    assert short["i"].tolist() == list(range(1, 9))
+    assert short["retrieved"].tolist() == [True] * 3 + [False] * 5
+    # A long one: the list's own ranks, 999 padded ranks, then one row at rank k.
+    k = 10**9
+    explanation = rk.explain.precision_at_k([1, 1, 0], k)
+    table = explanation.table
+    assert len(table) == 3 + 1000
+    assert table["i"].tolist() == [*range(1, 1003), k]
+    assert not table["retrieved"].iloc[3:].any()
+    assert running_result(table) == explanation.value == 2 / k
+    # Exactly 1000 padded ranks are all listed.
+    assert rk.explain.precision_at_k([1], 1001).table["i"].tolist() == list(range(1, 1002))

@@ -1,4 +1,8 @@
-"""Tests of the package as a whole: what ``import rankedu`` offers and what it costs."""
+"""Tests of the package as a whole: what ``import rankedu`` offers and what it loads.
+
+How long the import takes depends on the machine and its load, so it is measured by
+``make bench-per-list`` (benchmarks/bench_per_list.py), not asserted here.
+"""
 
 import subprocess
 import sys
@@ -47,18 +51,6 @@ def test_import_rankedu_does_not_import_scikit_learn_or_pytrec_eval():
         "print(sorted(m for m in sys.modules if m.split('.')[0] in ('sklearn', 'pytrec_eval', 'scipy')))"
     )
     assert loaded == "[]"
-
-
-def _best_import_time(module):
-    code = f"import time; t = time.perf_counter(); import {module}; print(time.perf_counter() - t)"
-    return min(float(run_python(code)) for _ in range(3))
-
-
-def test_import_time_is_within_three_times_that_of_pandas():
-    pandas_time = _best_import_time("pandas")
-    rankedu_time = _best_import_time("rankedu")
-    print(f"import pandas: {pandas_time:.3f} s; import rankedu: {rankedu_time:.3f} s")
-    assert rankedu_time < 3 * pandas_time
 
 
 def test_version_is_a_string():

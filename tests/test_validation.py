@@ -306,3 +306,140 @@ def test_gauc_groups_that_are_not_a_flat_sequence_raise_naming_groups(module, gr
 @pytest.mark.parametrize("name, call", RELS_METRICS.items(), ids=list(RELS_METRICS))
 def test_rels_that_is_not_a_sequence_raises_naming_rels(module, bad, name, call):
     check(call, module, bad, "rels", EITHER)
+
+
+# --- the relevance threshold (issue 16: one rule everywhere, as evaluate's) --------------------
+
+THRESHOLD_METRICS = {
+    "precision_at_k": lambda m, t: m.precision_at_k([0, 0], 2, threshold=t),
+    "recall_at_k": lambda m, t: m.recall_at_k([0, 0], 2, threshold=t),
+    "r_precision": lambda m, t: m.r_precision([0, 0], threshold=t),
+    "f_at_k": lambda m, t: m.f_at_k([0, 0], 2, threshold=t),
+    "average_precision": lambda m, t: m.average_precision([0, 0], threshold=t),
+    "mean_average_precision": lambda m, t: m.mean_average_precision([[0, 0]], threshold=t),
+    "interpolated_precision": lambda m, t: m.interpolated_precision([0, 0], 0.5, threshold=t),
+    "eleven_point_average_precision": lambda m, t: m.eleven_point_average_precision([0, 0], threshold=t),
+    "mean_precision_at_ranks": lambda m, t: m.mean_precision_at_ranks([0, 0], threshold=t),
+    "reciprocal_rank": lambda m, t: m.reciprocal_rank([0, 0], threshold=t),
+    "mean_reciprocal_rank": lambda m, t: m.mean_reciprocal_rank([[0, 0]], threshold=t),
+}
+
+
+@pytest.mark.parametrize("module", MODULES)
+@pytest.mark.parametrize("threshold", [0, -1, 0.0, -0.5], ids=["0", "-1", "0.0", "-0.5"])
+@pytest.mark.parametrize("name, call", THRESHOLD_METRICS.items(), ids=list(THRESHOLD_METRICS))
+def test_a_threshold_of_0_or_below_raises_value_error_naming_it(module, threshold, name, call):
+    # With threshold <= 0 a list of non-relevant documents ([0, 0]) would get AP 1.0.
+    check(call, module, threshold, "threshold", VALUE)
+
+
+def test_a_threshold_of_0_or_below_is_refused_by_precision_recall_curve_too():
+    with pytest.raises(ValueError, match="threshold"):
+        rk.precision_recall_curve([0, 0], threshold=0)
+
+
+@pytest.mark.parametrize("threshold", [0.5, 1, 2.5])
+def test_a_positive_threshold_still_works(threshold):
+    rels = [3, 0, 2, 1, 0.5]
+    relevant = [g >= threshold for g in rels]
+    assert rk.precision_at_k(rels, 5, threshold=threshold) == sum(relevant) / 5
+
+
+# --- cutoffs too large for a rank (issue 16) ---------------------------------------------------
+
+BINARY_CUTOFF_METRICS = {
+    **CUTOFF_METRICS,
+    "f_at_k": lambda m, k: m.f_at_k(GOOD, k),
+    "average_precision": lambda m, k: m.average_precision(GOOD, k),
+    "reciprocal_rank": lambda m, k: m.reciprocal_rank(GOOD, k),
+    "mean_precision_at_ranks": lambda m, k: m.mean_precision_at_ranks(GOOD, k),
+}
+
+
+@pytest.mark.parametrize("module", MODULES)
+@pytest.mark.parametrize("k", [2**63, 10**20], ids=["2**63", "10**20"])
+@pytest.mark.parametrize("name, call", BINARY_CUTOFF_METRICS.items(), ids=list(BINARY_CUTOFF_METRICS))
+def test_a_cutoff_beyond_int64_raises_value_error_naming_k(module, k, name, call):
+    check(call, module, k, "k", VALUE)
+
+
+@pytest.mark.parametrize("module", MODULES)
+@pytest.mark.parametrize("name, call", BINARY_CUTOFF_METRICS.items(), ids=list(BINARY_CUTOFF_METRICS))
+def test_the_largest_cutoff_works(module, name, call):
+    value = call(module, 2**63 - 1)
+    value = getattr(value, "value", value)
+    assert math.isfinite(value) and value >= 0
+
+
+def test_r_precision_with_a_huge_n_relevant_is_the_relevant_retrieved_over_it():
+    assert rk.r_precision([1, 0, 1], n_relevant=10**12) == 2 / 10**12
+
+
+# --- ragged nested lists (issue 16: an error naming the argument, not numpy's message) ---------
+
+
+@pytest.mark.parametrize("module", MODULES)
+@pytest.mark.parametrize("bad", [[[1, 2], [3]], [1, [2, 3]], [[1], 2, 3, 4]], ids=["lists", "mixed", "mixed-first"])
+@pytest.mark.parametrize("case_id, call, name", SEQUENCE_ARGUMENTS, ids=[c[0] for c in SEQUENCE_ARGUMENTS])
+def test_a_ragged_nested_list_raises_naming_the_argument(module, bad, case_id, call, name):
+    check(call, module, bad, name, EITHER)
+
+
+# --- phi of a cascade metric (issue 16) --------------------------------------------------------
+
+
+@pytest.mark.parametrize("module", MODULES)
+@pytest.mark.parametrize("phi", [lambda r: "1", lambda r: None, lambda r: [1.0], lambda r: 1j, lambda r: True],
+                         ids=["str", "None", "list", "complex", "bool"])
+def test_a_phi_that_returns_no_real_number_raises_naming_phi(module, phi):
+    with pytest.raises(TypeError, match="phi"):
+        module.cascade_metric([1, 0, 2], phi, max_grade=2)
+
+
+@pytest.mark.parametrize("module", MODULES)
+@pytest.mark.parametrize("bad", [math.inf, math.nan])
+def test_a_phi_that_returns_a_non_finite_number_raises_naming_phi(module, bad):
+    with pytest.raises(ValueError, match="phi"):
+        module.cascade_metric([1, 0, 2], lambda r: bad if r == 2 else 1.0, max_grade=2)
+
+
+def test_phi_may_return_numpy_and_fraction_numbers():
+    from fractions import Fraction
+
+    expected = rk.err([1, 0, 2], max_grade=2)
+    assert rk.cascade_metric([1, 0, 2], lambda r: np.float32(1) / np.float32(r), max_grade=2) == pytest.approx(expected)
+    assert rk.cascade_metric([1, 0, 2], lambda r: Fraction(1, r), max_grade=2) == expected
+
+
+# --- the log base of Järvelin and Kekäläinen's discount (API decision 6) -----------------------
+
+BASE_METRICS = {
+    "dcg": lambda m, **kw: m.dcg(GOOD, **kw),
+    "idcg": lambda m, **kw: m.idcg(GOOD, **kw),
+    "ndcg": lambda m, **kw: m.ndcg(GOOD, **kw),
+}
+
+
+@pytest.mark.parametrize("module", MODULES)
+@pytest.mark.parametrize("base", [1, 0.5, 0, -2, math.nan, math.inf], ids=["1", "0.5", "0", "-2", "nan", "inf"])
+@pytest.mark.parametrize("name, call", BASE_METRICS.items(), ids=list(BASE_METRICS))
+def test_a_base_of_1_or_below_or_not_finite_raises_value_error_naming_base(module, base, name, call):
+    with pytest.raises(ValueError, match="base"):
+        call(module, discount="jarvelin", base=base)
+
+
+@pytest.mark.parametrize("module", MODULES)
+@pytest.mark.parametrize("base", ["2", None, True], ids=["'2'", "None", "True"])
+@pytest.mark.parametrize("name, call", BASE_METRICS.items(), ids=list(BASE_METRICS))
+def test_a_base_that_is_not_a_number_raises_type_error_naming_base(module, base, name, call):
+    with pytest.raises(TypeError, match="base"):
+        call(module, discount="jarvelin", base=base)
+
+
+@pytest.mark.parametrize("module", MODULES)
+@pytest.mark.parametrize("name, call", BASE_METRICS.items(), ids=list(BASE_METRICS))
+def test_a_base_other_than_2_with_the_log2_discount_raises_naming_base(module, name, call):
+    with pytest.raises(ValueError, match="base must be 2 with discount='log2'"):
+        call(module, base=3)
+    same = call(module, base=2.0), call(module)
+    assert [getattr(value, "value", value) for value in same] == [same[1] if module is rk else same[1].value] * 2
