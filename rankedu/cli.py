@@ -6,9 +6,11 @@
 ``evaluate`` prints a table like trec_eval's: one ``measure  qid  value`` line per measure, for
 every query with ``-q``, then the mean over the queries (qid ``all``). ``explain`` ranks the
 query's documents as ``evaluate`` does and prints the book's table for each measure (through
-:mod:`rankedu.explain`). Both exit with status 2 on bad input (a missing file, a malformed
-line, an unknown measure), with the reason on standard error. ``python -m rankedu`` is the same
-command.
+:func:`rankedu.explain.query`), ending in the value ``evaluate`` gives. The measures, their help
+and their conventions come from :data:`rankedu.measures.MEASURES` and ``evaluate`` itself; this
+module re-derives none of them. Both exit with status 2 on bad input (a missing file, a
+malformed line, an unknown measure, a negative ``--digits`` or ``--top``, nothing to evaluate),
+with one line on standard error, after any warning. ``python -m rankedu`` is the same command.
 """
 
 from __future__ import annotations
@@ -18,12 +20,22 @@ import os
 import sys
 import warnings
 
-import numpy as np
-
 from rankedu import explain as _explain
-from rankedu.trec import MEASURES, _parse_measures, evaluate, ranked_list, read_qrels, read_run
+from rankedu.measures import MEASURES
+from rankedu.trec import DEFAULT_MAX_GRADE, evaluate, read_qrels, read_run
 
-_MEASURE_HELP = "; ".join(f"{name}: {meaning}" for name, meaning in MEASURES.items())
+_MEASURE_HELP = "; ".join(f"{m.usage}: {m.description}" for m in MEASURES.values())
+
+
+def _at_least_zero(text: str) -> int:
+    """An argparse type: an integer >= 0 (checked before anything is printed)."""
+    try:
+        value = int(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"must be an integer >= 0, got {text!r}") from None
+    if value < 0:
+        raise argparse.ArgumentTypeError(f"must be an integer >= 0, got {value}")
+    return value
 
 
 def _parser() -> argparse.ArgumentParser:
@@ -43,7 +55,8 @@ def _parser() -> argparse.ArgumentParser:
         sub.add_argument("-l", "--threshold", type=float, default=1, metavar="LEVEL",
                          help="relevant means grade >= LEVEL (trec_eval -l; default 1)")
         sub.add_argument("--max-grade", type=float, default=None, metavar="G",
-                         help="ERR's top grade (default: the largest grade in the qrels)")
+                         help=f"ERR's top grade (default {DEFAULT_MAX_GRADE}, as gdeval and "
+                         "ir_measures; with ERR, a larger grade in the qrels is an error)")
         sub.add_argument("--single-precision", action="store_true",
                          help="round scores to float32 before ranking, as pytrec_eval does")
 
@@ -58,7 +71,7 @@ def _parser() -> argparse.ArgumentParser:
     evaluate_cmd.add_argument("-c", "--complete", action="store_true",
                               help="score judged queries missing from the run as 0 instead of "
                               "skipping them (trec_eval -c)")
-    evaluate_cmd.add_argument("--digits", type=int, default=4,
+    evaluate_cmd.add_argument("--digits", type=_at_least_zero, default=4, metavar="N",
                               help="decimals printed (default 4, as trec_eval)")
 
     explain_cmd = commands.add_parser(
@@ -69,7 +82,7 @@ def _parser() -> argparse.ArgumentParser:
     )
     common(explain_cmd)
     explain_cmd.add_argument("qid", metavar="QID", help="the query to explain")
-    explain_cmd.add_argument("--top", type=int, default=10, metavar="N",
+    explain_cmd.add_argument("--top", type=_at_least_zero, default=10, metavar="N",
                              help="documents of the ranking to list (default 10)")
     return parser
 
@@ -82,60 +95,29 @@ def _print_table(result, per_query: bool, digits: int, out) -> None:
                 print(f"{name:<{width}}\t{qid}\t{value:.{digits}f}", file=out)
     print(f"{'num_q':<{width}}\tall\t{len(result)}", file=out)
     for name in result.columns:
-        mean = float(result[name].mean()) if len(result) else 0.0
-        print(f"{name:<{width}}\tall\t{mean:.{digits}f}", file=out)
-
-
-def _explanation(measure, frame, threshold, max_grade):
-    """The rk.explain call that computes ``measure`` for this ranked list."""
-    rels = np.maximum(frame["grade"].to_numpy(dtype=float), 0.0)
-    pool = np.maximum(np.asarray(frame.attrs["pool"], dtype=float), 0.0)
-    n_relevant = int((pool >= threshold).sum())
-    k = measure.k
-    if measure.family == "P":
-        return _explain.precision_at_k(rels, k, threshold=threshold)
-    if measure.family == "R":
-        return _explain.recall_at_k(rels, k, n_relevant=n_relevant, threshold=threshold)
-    if measure.family == "AP":
-        return _explain.average_precision(rels, k, n_relevant=n_relevant, threshold=threshold)
-    if measure.family == "RR":
-        return _explain.reciprocal_rank(rels, k, threshold=threshold)
-    if measure.family == "nDCG":
-        return _explain.ndcg(rels, k, pool=pool)
-    if measure.family == "Rprec":
-        return _explain.r_precision(rels, n_relevant=n_relevant, threshold=threshold)
-    if measure.family == "ERR":
-        return _explain.err(rels, k, max_grade=max_grade)
-    raise AssertionError(measure)
+        print(f"{name:<{width}}\tall\t{float(result[name].mean()):.{digits}f}", file=out)
 
 
 def _run(args, out) -> None:
+    options = {"threshold": args.threshold, "max_grade": args.max_grade,
+               "single_precision": args.single_precision}
     if args.command == "evaluate":
-        result = evaluate(args.qrels, args.run, args.measures, threshold=args.threshold,
-                          missing="zero" if args.complete else "skip",
-                          max_grade=args.max_grade, single_precision=args.single_precision)
+        result = evaluate(args.qrels, args.run, args.measures,
+                          missing="zero" if args.complete else "skip", **options)
         _print_table(result, args.per_query, args.digits, out)
         return
-    measures = _parse_measures(args.measures)
     qrels, run = read_qrels(args.qrels), read_run(args.run)
-    frame = ranked_list(qrels, run, args.qid, single_precision=args.single_precision)
-    # ERR's default top grade is the largest in the whole qrels, not in this query's.
-    max_grade = args.max_grade
-    if max_grade is None:
-        max_grade = max(float(qrels["rel"].max()), 0.0)
-    # The same query through evaluate, whose value each table must end in.
-    result = evaluate(qrels[qrels["qid"] == args.qid], run[run["qid"] == args.qid],
-                      args.measures, threshold=args.threshold, max_grade=max_grade,
-                      single_precision=args.single_precision)
-    print(f"query {args.qid}: {len(frame)} documents retrieved, "
-          f"{len(frame.attrs['pool'])} judged", file=out)
-    print(frame.head(args.top).to_string(index=False), file=out)
-    for measure in measures:
-        explanation = _explanation(measure, frame, args.threshold, max_grade)
-        print(f"\n{measure.name}\n{'-' * len(measure.name)}", file=out)
-        print(repr(explanation), file=out)
-        print(f"evaluate: {measure.name} = {float(result.loc[args.qid, measure.name])!r}",
-              file=out)
+    # Every explanation first, so that a bad measure or query prints nothing but the error.
+    names = list(dict.fromkeys(args.measures))
+    explanations = [_explain.query(qrels, run, args.qid, name, **options) for name in names]
+    ranking = explanations[0].tables["ranking"]
+    print(f"query {args.qid}: {len(ranking)} documents retrieved, "
+          f"{len(ranking.attrs['pool'])} judged", file=out)
+    print(ranking.head(args.top).to_string(index=False), file=out)
+    for name, explanation in zip(names, explanations):
+        steps = {t: v for t, v in explanation.tables.items() if t != "ranking"}
+        print(f"\n{name}\n{'-' * len(name)}", file=out)
+        print(repr(_explain.Explanation(explanation.name, explanation.value, steps)), file=out)
 
 
 def main(argv=None) -> int:
@@ -149,9 +131,10 @@ def main(argv=None) -> int:
     Returns
     -------
     int
-        0 on success, 2 when a file is missing or malformed, a measure unknown or an option
-        bad (the reason goes to standard error). A usage error exits through argparse, also
-        with status 2.
+        0 on success, 2 when a file is missing or malformed, a measure unknown, an option
+        bad or nothing can be evaluated (the reason goes to standard error). A usage error
+        exits through argparse, also with status 2. 1 when the reader of standard output
+        stops early (``| head``); warnings still reach standard error.
 
     Examples
     --------
@@ -171,21 +154,25 @@ def main(argv=None) -> int:
     """
     parser = _parser()
     args = parser.parse_args(argv)
-    try:
-        with warnings.catch_warnings(record=True) as caught:
-            warnings.simplefilter("always")
+    status = 0
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always")
+        try:
             _run(args, sys.stdout)
-    except BrokenPipeError:
-        # The reader stopped early (`rankedu evaluate ... | head`): not an error of ours. Point
-        # stdout at /dev/null so the interpreter's final flush does not fail again.
-        os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
-        return 1
-    except (ValueError, TypeError, OSError) as error:
-        print(f"rankedu {args.command}: error: {error}", file=sys.stderr)
-        return 2
-    for warning in caught:
-        print(f"rankedu {args.command}: warning: {warning.message}", file=sys.stderr)
-    return 0
+        except BrokenPipeError:
+            # The reader stopped early (`rankedu evaluate ... | head`): not an error of ours.
+            # Point stdout at /dev/null so the interpreter's final flush does not fail again.
+            os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
+            status = 1
+        except (ValueError, TypeError, OSError) as error:
+            status = 2
+            problem = f"rankedu {args.command}: error: {error}"
+        # Warnings go to standard error whatever happened to standard output.
+        for warning in caught:
+            print(f"rankedu {args.command}: warning: {warning.message}", file=sys.stderr)
+    if status == 2:
+        print(problem, file=sys.stderr)
+    return status
 
 
 if __name__ == "__main__":

@@ -154,3 +154,66 @@ def confusion_matrix(y_true, y_pred) -> Explanation:
         index=["target P", "target N"],
     )
     return Explanation("confusion_matrix", counts, {"confusion matrix": table})
+
+
+def query(qrels, run, qid, measure, *, threshold=1, max_grade=None, single_precision=False):
+    """Explain one query's value of one measure of :func:`rankedu.evaluate`, step by step.
+
+    The query's documents are ranked as ``evaluate`` (and trec_eval) ranks them; the measure's
+    per-list function (declared in :data:`rankedu.measures.MEASURES`) is explained on that
+    list under ``evaluate``'s conventions (negative grades count 0, R from the qrels, ERR's
+    ``max_grade`` 4 unless given).
+
+    Parameters
+    ----------
+    qrels, run : path, pandas.DataFrame or dict
+        As for :func:`rankedu.evaluate`.
+    qid : str
+        The query.
+    measure : str
+        One measure name, as ``evaluate`` takes it (``"nDCG@10"``, ``"AP"``, ...).
+    threshold, max_grade, single_precision
+        As for :func:`rankedu.evaluate`.
+
+    Returns
+    -------
+    Explanation
+        ``value`` is ``evaluate``'s value for this query; ``tables`` hold the measure's step
+        tables (the first, ``table``, ends in that value) and ``"ranking"``: rank, docno,
+        score, judged and grade of every retrieved document, best first.
+
+    Raises
+    ------
+    ValueError
+        Naming ``qid`` when the qrels or the run lack the query, ``measures`` for a bad name,
+        and as ``evaluate`` does for bad input.
+
+    Notes
+    -----
+    The chapter :doc:`/book/evaluating_runs` explains it.
+
+    Examples
+    --------
+    >>> import rankedu as rk
+    >>> qrels = {"q1": {"d1": 2, "d2": 0, "d3": 1}}
+    >>> run = {"q1": {"d1": 0.5, "d2": 0.9, "d4": 0.1}}
+    >>> explanation = rk.explain.query(qrels, run, "q1", "AP")
+    >>> explanation.tables["ranking"]
+       rank docno  score  judged  grade
+    0     1    d2    0.9    True      0
+    1     2    d1    0.5    True      2
+    2     3    d4    0.1   False      0
+    >>> explanation.value
+    0.25
+    """
+    trec, measures = import_module("rankedu.trec"), import_module("rankedu.measures")
+    if not isinstance(measure, str):
+        raise TypeError(f"measure must be one measure name (a str), got {type(measure).__name__}")
+    (spec,) = measures.parse([measure])
+    frame, lists, ranked = trec._one_query(
+        qrels, run, qid, threshold=threshold, max_grade=max_grade,
+        single_precision=single_precision, max_grade_needed=spec.measure.uses_max_grade,
+    )
+    steps = spec.explain(lists)
+    value = float(spec.by_query(ranked)[0])
+    return Explanation(f"{spec.name} of query {qid}", value, {**steps.tables, "ranking": frame})

@@ -1,147 +1,76 @@
-"""TREC run and judgment files, and ``evaluate``: every measure of a run, over every query at once.
+"""``evaluate``: every measure of a TREC run, over every query at once.
 
 Conventions (trec_eval's, which ``evaluate`` follows by default; each option names the trec_eval
 flag it mirrors). They are exactly where evaluation tools disagree, so they are stated here:
 
 - **Ranking.** A query's documents are ranked by score, highest first. Tied scores are broken
   by docno, *descending* in string (byte) order, as trec_eval's ``comp_sim_docno`` does; the
-  rank column of the run file is ignored. Scores are read as double precision, as trec_eval 10
-  reads them. pytrec_eval (0.5) stores them in single precision, so scores that differ only
-  beyond float32's 7 digits tie there and are broken by docno; ``single_precision=True``
-  reproduces that.
+  rank column of the run file is ignored, and so is the order of the lines. Scores are read as
+  double precision, as trec_eval 10 reads them. pytrec_eval (0.5) stores them in single
+  precision, so scores that differ only beyond float32's 7 digits tie there and are broken by
+  docno; ``single_precision=True`` reproduces that.
 - **Relevance.** A document is relevant when its grade is ``>= threshold`` (default 1;
-  trec_eval ``-l``). Documents the qrels do not judge are non-relevant with gain 0; so are
-  negative grades (trec_eval's "in the pool but not judged"). The threshold applies to the
-  binary measures (P, R, AP, RR, Rprec); nDCG and ERR use the grades themselves.
+  trec_eval ``-l``). Documents the qrels do not judge are non-relevant with gain 0. Negative
+  grades are non-relevant with gain 0 too, and stay out of the ideal ranking: trec_eval reads
+  a negative grade as "pooled but not judged" (``form_res_rels.c``), which only its bpref and
+  Judged@k tell apart from a 0. (The per-list functions take a negative grade at face value:
+  ``rk.ndcg([1, 1, 1, -1], 4, pool=[1, 1, 1])`` is 0.7979, where ``evaluate`` gives 1.0.) The
+  threshold applies to the binary measures (P, R, AP, RR, Rprec); nDCG and ERR use the grades.
 - **Denominators come from the qrels.** R@k, AP and Rprec divide by the number of relevant
   documents *judged* for the query, retrieved or not; AP@k too (trec_eval's ``map_cut``), not
   by min(k, R). A query without relevant documents scores 0 on them.
 - **Ideal DCG** is built from every judged document of the query (grades > 0 sorted highest
   first), retrieved or not, and cut at k for ``nDCG@k``; nDCG is 0 when it is 0. Gain is the
   grade itself (linear, trec_eval's default), discount 1/log2(rank + 1).
-- **ERR** (no trec_eval counterpart) maps a grade g to R(g) = (2^g - 1) / 2^max_grade, where
-  ``max_grade`` defaults to the largest grade anywhere in the qrels (the top of the scale the
-  assessors used), not per query.
-- **Queries.** A query is evaluated when both files hold it. A query only in the run cannot be
-  evaluated and is dropped; one only in the qrels is dropped too, unless ``missing="zero"``
+- **ERR** (no trec_eval counterpart) maps a grade g to R(g) = (2^g - 1) / 2^max_grade with
+  ``max_grade`` = 4 unless told otherwise, as gdeval (the TREC Web track's script) and
+  ir_measures do: a property of the grading scale, so that one query's ERR does not change
+  when another query is judged. A qrels grade above ``max_grade`` is an error.
+- **Queries.** A query is evaluated when both inputs hold it. A query only in the run cannot
+  be evaluated and is dropped; one only in the qrels is dropped too, unless ``missing="zero"``
   (trec_eval ``-c``), which scores it 0 on every measure. Either way a dropped query is
   *reported*: a :class:`QueryMismatchWarning` names it, and the result's ``attrs`` hold the
-  lists ``"only_in_run"`` and ``"only_in_qrels"``.
+  lists ``"only_in_run"`` and ``"only_in_qrels"``. When no query of the run is judged (or the
+  run is empty) nothing can be evaluated, and that is an error, as it is in trec_eval.
 
-The computation is vectorised: the run is sorted once by (query, score descending, docno
-descending), and each measure family is one pass of segment sums (``np.bincount``,
-``np.maximum.reduceat``, cumulative sums) over the arrays grouped by query. The per-list
-functions (:func:`rankedu.average_precision`, :func:`rankedu.ndcg`, ...) give the same numbers
-one list at a time; ``tests/test_trec.py`` checks that they agree, and that ``evaluate`` agrees
-with trec_eval's own test suite and with pytrec_eval. The chapter "Evaluating a run"
-(``book/evaluating_runs.ipynb``) shows where other tools choose differently.
+The run is ranked once, by (query, score descending, docno descending), where docnos are
+compared only among tied scores; every measure of :data:`rankedu.measures.MEASURES` then
+computes all queries at once with its kernel on the flat arrays (``rankedu._ranked``). The
+per-list functions (:func:`rankedu.average_precision`, :func:`rankedu.ndcg`, ...) give the
+same numbers one list at a time; ``tests/test_trec.py`` checks that they agree, and that
+``evaluate`` agrees with trec_eval's own test suite and with pytrec_eval. The chapter
+"Evaluating a run" (``book/evaluating_runs.ipynb``) shows where other tools choose otherwise.
 """
 
 from __future__ import annotations
 
-import re
 import warnings
 from dataclasses import dataclass
 
 import numpy as np
 import pandas as pd
 
-from rankedu._validation import as_cutoff, as_number, one_of
-from rankedu._common import satisfaction as _satisfaction
-from rankedu.dcg import DISCOUNTS
+from rankedu._ranked import RankedRun, ranks_within
+from rankedu._validation import as_number, as_threshold, one_of
+from rankedu.measures import QueryLists, parse
 from rankedu.trec_files import _load, _Table, read_qrels, read_run
 
-__all__ = [
-    "MEASURES", "QueryMismatchWarning", "evaluate", "ranked_list", "read_qrels", "read_run",
-]
+__all__ = ["QueryMismatchWarning", "evaluate", "ranked_list", "read_qrels", "read_run"]
 
-
-#: The measure names ``evaluate`` understands (ir_measures' spelling) and what each means.
-MEASURES = {
-    "P@k": "precision at k: relevant documents in the top k, divided by k",
-    "R@k": "recall at k: relevant documents in the top k, divided by the relevant judged",
-    "AP": "average precision: sum of P@rank at each relevant rank, divided by the relevant judged",
-    "AP@k": "average precision over the top k, still divided by all the relevant judged",
-    "RR": "reciprocal rank of the first relevant document (0 when none is retrieved)",
-    "RR@k": "reciprocal rank, 0 when the first relevant document is below rank k",
-    "nDCG": "DCG of the run over DCG of the ideal ranking of every judged document",
-    "nDCG@k": "nDCG of the top k, ideal ranking cut at k",
-    "Rprec": "precision at rank R, R the number of relevant judged documents",
-    "ERR@k": "expected reciprocal rank of the top k (ERR: of the whole list)",
-}
-
-_MEASURE = re.compile(r"^(P|R|AP|RR|nDCG|ERR|Rprec)(?:@([0-9]+))?$")
-_NEEDS_CUTOFF = {"P", "R"}
-_NO_CUTOFF = {"Rprec"}
+#: ERR's top grade unless ``max_grade`` is given: gdeval's and ir_measures' default.
+DEFAULT_MAX_GRADE = 4
 
 
 class QueryMismatchWarning(UserWarning):
     """The judgments and the run do not hold the same queries; some were not evaluated."""
 
 
-# --------------------------------------------------------------------------------------------
-# Measures.
-
-
-@dataclass(frozen=True)
-class _Measure:
-    name: str  # as the caller wrote it, and the result's column
-    family: str
-    k: int | None
-
-
-def _parse_measures(measures) -> list[_Measure]:
-    if isinstance(measures, str):
-        measures = [measures]
-    if not hasattr(measures, "__iter__"):
-        raise TypeError(f"measures must be a list of measure names, got {type(measures).__name__}")
-    parsed, seen = [], set()
-    for measure in measures:
-        if not isinstance(measure, str):
-            raise TypeError(f"measures must hold strings, got {measure!r}")
-        match = _MEASURE.match(measure)
-        if match is None:
-            raise ValueError(
-                f"measures: unknown measure {measure!r}; known: {', '.join(MEASURES)}"
-            )
-        family, k = match.group(1), match.group(2)
-        if family in _NEEDS_CUTOFF and k is None:
-            raise ValueError(f"measures: {family} needs a cutoff, e.g. '{family}@10'")
-        if family in _NO_CUTOFF and k is not None:
-            raise ValueError(f"measures: {family} takes no cutoff, got {measure!r}")
-        k = None if k is None else as_cutoff(int(k), f"measures: the cutoff of {measure!r}")
-        if measure not in seen:
-            seen.add(measure)
-            parsed.append(_Measure(measure, family, k))
-    if not parsed:
-        raise ValueError("measures must name at least one measure")
-    return parsed
-
-
-def _discount(ranks: np.ndarray) -> np.ndarray:
-    """1 / log2(rank + 1), looked up in a table rather than taking a logarithm per document."""
-    if not len(ranks):
-        return np.zeros(0)
-    _, divisor = DISCOUNTS["log2"]
-    table = 1.0 / divisor(np.arange(1, int(ranks.max()) + 1, dtype=float))
-    return table[ranks - 1]
-
-
-@dataclass
-class _Ranked:
-    """The run, sorted and joined with the judgments: one entry per retrieved document."""
-
-    query: np.ndarray  # query index (0..n_queries-1), non-decreasing
-    rank: np.ndarray  # 1-based rank within the query
-    grade: np.ndarray  # the judged grade, 0 when unjudged
-    relevant: np.ndarray  # grade >= threshold, judged
-    n_queries: int
-    starts: np.ndarray  # first position of each query that has documents
-    present: np.ndarray  # the query index of each of those segments
-
-
 def _rank_order(query: np.ndarray, score: np.ndarray, doc_codes: np.ndarray, docnos: pd.Index):
-    """Positions sorted by (query ascending, score descending, docno descending)."""
+    """Positions sorted by (query ascending, score descending, docno descending).
+
+    Docnos are compared as strings only where two scores of one query tie, so a run naming a
+    million different documents costs no sort of a million strings.
+    """
     n = len(query)
     same_query = query[1:] == query[:-1]
     in_order = bool(np.all(query[1:] >= query[:-1])) and bool(
@@ -150,151 +79,113 @@ def _rank_order(query: np.ndarray, score: np.ndarray, doc_codes: np.ndarray, doc
     if in_order:  # most run files are already written query by query, best first
         order = np.arange(n)
     else:
-        # One integer key: the query, then the score's position among all scores (descending).
-        score_rank = np.empty(n, dtype=np.int64)
-        score_rank[np.argsort(-score, kind="stable")] = np.arange(n)
-        order = np.argsort(query * n + score_rank, kind="stable")
+        order = np.lexsort((-score, query))
     q, s = query[order], score[order]
     tied = (q[1:] == q[:-1]) & (s[1:] == s[:-1])
     if tied.any():
-        # Break ties by docno, descending, touching only the tied positions.
         in_tie = np.zeros(n, dtype=bool)
         in_tie[:-1] |= tied
         in_tie[1:] |= tied
         positions = np.flatnonzero(in_tie)
         group = np.cumsum(np.r_[True, ~tied[positions[:-1]]])
-        codes = doc_codes[order[positions]]
-        if docnos.is_monotonic_increasing:
-            doc_rank = codes
-        else:
-            names = np.asarray(docnos.take(codes), dtype=object)
-            doc_rank = np.unique(names, return_inverse=True)[1]
-        order[positions] = order[positions][np.lexsort((-doc_rank, group))]
+        names = np.asarray(docnos.take(doc_codes[order[positions]]), dtype=object)
+        by_name = np.unique(names, return_inverse=True)[1]
+        order[positions] = order[positions][np.lexsort((-by_name, group))]
     return order
 
 
-def _join(judged: _Table, run: _Table, queries: pd.Index, threshold: float, single: bool):
+@dataclass
+class _Joined:
+    """The run of the evaluated queries, ranked and joined with the judgments."""
+
+    ranked: RankedRun
+    lines: np.ndarray  # the run table's position of each ranked document
+    grade: np.ndarray  # its qrels grade as written (0 when unjudged)
+    judged: np.ndarray  # whether the qrels judge it
+
+
+def _join(judged: _Table, run: _Table, queries: pd.Index, threshold: float, max_grade: float,
+          single_precision: bool) -> _Joined:
     n_queries = len(queries)
     run_query = queries.get_indexer(run.qids)[run.qid_codes]
-    keep = run_query >= 0
-    run_query, doc_codes = run_query[keep], run.doc_codes[keep]
-    score = run.values[keep]
-    if single:
+    lines = np.flatnonzero(run_query >= 0)
+    query, docs, score = run_query[lines], run.doc_codes[lines], run.values[lines]
+    if single_precision:
         score = score.astype(np.float32).astype(np.float64)
-    order = _rank_order(run_query, score, doc_codes, run.docnos)
-    query, doc_codes = run_query[order], doc_codes[order]
+    order = _rank_order(query, score, docs, run.docnos)
+    lines, query, docs = lines[order], query[order], docs[order]
 
-    # Grade of every retrieved document: look its (query, docno) up among the judgments,
-    # after ranking, so that consecutive look-ups fall in the same query's judgments.
-    n_docs = max(len(run.docnos), 1)
+    # The judgment of each retrieved document: its docno among the judged ones (-1 when no
+    # query judges it; most documents of a run are unjudged), then (query, docno) looked up.
     judged_query = queries.get_indexer(judged.qids)[judged.qid_codes]
-    judged_doc = run.docnos.get_indexer(judged.docnos)[judged.doc_codes]
-    usable = (judged_query >= 0) & (judged_doc >= 0)
-    judged_key = judged_query[usable] * n_docs + judged_doc[usable]
-    by_key = np.argsort(judged_key)
-    judged_key, judged_grade = judged_key[by_key], judged.values[usable][by_key]
-    run_key = query * n_docs + doc_codes
-    if len(judged_key):
-        where = np.minimum(np.searchsorted(judged_key, run_key), len(judged_key) - 1)
-        found = judged_key[where] == run_key
-        grade = np.where(found, judged_grade[where], 0.0)
-    else:
-        found, grade = np.zeros(len(run_key), dtype=bool), np.zeros(len(run_key))
+    width = max(len(judged.docnos), 1)
+    usable = np.flatnonzero(judged_query >= 0)
+    key = judged_query[usable] * width + judged.doc_codes[usable]
+    by_key = np.argsort(key)
+    key, key_grade = key[by_key], judged.values[usable][by_key]
+    judged_doc = judged.docnos.get_indexer(run.docnos)[docs]
+    candidate = np.flatnonzero(judged_doc >= 0)
+    grade, found = np.zeros(len(query)), np.zeros(len(query), dtype=bool)
+    if len(key) and len(candidate):
+        wanted = query[candidate] * width + judged_doc[candidate]
+        at = np.minimum(np.searchsorted(key, wanted), len(key) - 1)
+        hit = key[at] == wanted
+        found[candidate[hit]] = True
+        grade[candidate[hit]] = key_grade[at[hit]]
 
-    counts = np.bincount(query, minlength=n_queries)
-    first = np.cumsum(counts) - counts
-    rank = np.arange(len(query)) - np.repeat(first, counts) + 1
-    present = np.flatnonzero(counts)
-    return _Ranked(
-        query=query,
-        rank=rank,
-        grade=np.maximum(grade, 0.0),
-        relevant=found & (grade >= threshold),
+    # Per query, from the qrels: the relevant count and the ideal ranking of the positive grades.
+    qrels_query, qrels_grade = judged_query[usable], judged.values[usable]
+    n_relevant = np.bincount(qrels_query[qrels_grade >= threshold], minlength=n_queries)
+    positive = qrels_grade > 0
+    ideal = np.lexsort((-qrels_grade[positive], qrels_query[positive]))
+    ideal_query = qrels_query[positive][ideal]
+    ranked = RankedRun(
         n_queries=n_queries,
-        starts=first[present],
-        present=present,
+        query=query,
+        rank=ranks_within(query, n_queries),
+        gain=np.maximum(grade, 0.0),
+        relevant=found & (grade >= threshold),
+        n_relevant=n_relevant,
+        ideal_query=ideal_query,
+        ideal_rank=ranks_within(ideal_query, n_queries),
+        ideal_gain=qrels_grade[positive][ideal],
+        max_grade=max_grade,
     )
+    return _Joined(ranked, lines, grade, found)
 
 
-def _per_query_judgments(judged: _Table, queries: pd.Index, threshold: float):
-    """Relevant count and the ideal ranking (positive grades, highest first) of each query."""
-    query = queries.get_indexer(judged.qids)[judged.qid_codes]
-    keep = query >= 0
-    query, grade = query[keep], judged.values[keep]
-    n_relevant = np.bincount(query, weights=grade >= threshold, minlength=len(queries))
-    positive = grade > 0
-    query, grade = query[positive], grade[positive]
-    order = np.lexsort((-grade, query))
-    query, grade = query[order], grade[order]
-    counts = np.bincount(query, minlength=len(queries))
-    first = np.cumsum(counts) - counts
-    rank = np.arange(len(query)) - np.repeat(first, counts) + 1
-    return n_relevant, (query, rank, grade)
+def _max_grade(judged: _Table, max_grade, needed: bool) -> float:
+    """ERR's g_max: 4 unless given; a qrels grade above it is an error when a measure needs it."""
+    given = max_grade is not None
+    max_grade = as_number(max_grade, "max_grade") if given else float(DEFAULT_MAX_GRADE)
+    if max_grade < 0:
+        raise ValueError(f"max_grade must be >= 0, got {max_grade:g}")
+    top = float(judged.values.max()) if len(judged.values) else 0.0
+    if needed and top > max_grade:
+        default = "" if given else " (ERR's default, gdeval's and ir_measures')"
+        raise ValueError(
+            f"max_grade={max_grade:g}{default} is below the largest grade in the qrels "
+            f"({top:g}); pass max_grade= the top of the grading scale"
+        )
+    return max_grade
 
 
-def _sum_by_query(ranked: _Ranked, values: np.ndarray, k: int | None) -> np.ndarray:
-    """Sum of ``values`` over the top k of each query (a segment sum)."""
-    if k is not None:
-        top = ranked.rank <= k
-        return np.bincount(ranked.query[top], weights=values[top], minlength=ranked.n_queries)
-    return np.bincount(ranked.query, weights=values, minlength=ranked.n_queries)
-
-
-def _safe_divide(numerator: np.ndarray, denominator: np.ndarray) -> np.ndarray:
-    out = np.zeros_like(numerator, dtype=float)
-    np.divide(numerator, denominator, out=out, where=denominator > 0)
-    return out
-
-
-def _err(ranked: _Ranked, k: int | None, max_grade: float) -> np.ndarray:
-    """ERR: the stopping probabilities need a product down each list, so lay the lists out as
-    rows of a (queries x depth) matrix and take it along the rows."""
-    depth = int(ranked.rank.max()) if len(ranked.rank) else 0
-    if k is not None:
-        depth = min(depth, k)
-    top = ranked.rank <= depth
-    satisfied = np.zeros((ranked.n_queries, depth))
-    satisfied[ranked.query[top], ranked.rank[top] - 1] = _satisfaction(ranked.grade[top], max_grade)
-    reach = np.cumprod(1.0 - satisfied, axis=1)
-    reach = np.hstack([np.ones((ranked.n_queries, 1)), reach[:, :-1]])
-    return (reach * satisfied / np.arange(1, depth + 1)).sum(axis=1)
-
-
-def _compute(measure: _Measure, ranked: _Ranked, n_relevant, ideal, max_grade) -> np.ndarray:
-    k = measure.k
-    relevant = ranked.relevant.astype(float)
-    if measure.family == "P":
-        return _sum_by_query(ranked, relevant, k) / k
-    if measure.family == "R":
-        return _safe_divide(_sum_by_query(ranked, relevant, k), n_relevant)
-    if measure.family == "Rprec":
-        within = ranked.rank <= n_relevant[ranked.query]
-        hits = np.bincount(ranked.query, weights=relevant * within, minlength=ranked.n_queries)
-        return _safe_divide(hits, n_relevant)
-    if measure.family == "AP":
-        cumulative = np.cumsum(relevant)
-        before = np.repeat(cumulative[ranked.starts] - relevant[ranked.starts],
-                           np.diff(np.r_[ranked.starts, len(relevant)]))
-        precision = (cumulative - before) / ranked.rank
-        return _safe_divide(_sum_by_query(ranked, relevant * precision, k), n_relevant)
-    if measure.family == "RR":
-        reciprocal = relevant / ranked.rank
-        if k is not None:
-            reciprocal = reciprocal * (ranked.rank <= k)
-        out = np.zeros(ranked.n_queries)
-        if len(reciprocal):
-            out[ranked.present] = np.maximum.reduceat(reciprocal, ranked.starts)
-        return out
-    if measure.family == "nDCG":
-        dcg = _sum_by_query(ranked, ranked.grade * _discount(ranked.rank), k)
-        query, rank, grade = ideal
-        top = slice(None) if k is None else rank <= k
-        idcg = np.bincount(query[top], weights=(grade * _discount(rank))[top],
-                           minlength=ranked.n_queries)
-        return _safe_divide(dcg, idcg)
-    if measure.family == "ERR":
-        return _err(ranked, k, max_grade)
-    raise AssertionError(measure)  # _parse_measures lets no other family through
+def _queries(judged: _Table, run: _Table, missing: str):
+    """The queries to evaluate, sorted as strings, and those held by one input only."""
+    judged_qids = judged.qids[np.bincount(judged.qid_codes, minlength=len(judged.qids)) > 0]
+    run_qids = run.qids[np.bincount(run.qid_codes, minlength=len(run.qids)) > 0]
+    only_in_run = run_qids.difference(judged_qids, sort=True).tolist()
+    only_in_qrels = judged_qids.difference(run_qids, sort=True).tolist()
+    common = judged_qids.intersection(run_qids)
+    if not len(common):
+        what = "the run is empty" if not len(run_qids) else (
+            "the qrels are empty" if not len(judged_qids) else
+            f"none of the run's {len(run_qids)} queries is in the qrels "
+            f"({len(judged_qids)} queries), e.g. {run_qids[0]!r}")
+        raise ValueError(f"run: nothing was evaluated: {what}")
+    queries = judged_qids if missing == "zero" else common
+    _warn_dropped(only_in_run, [] if missing == "zero" else only_in_qrels)
+    return queries.sort_values(), only_in_run, only_in_qrels
 
 
 def evaluate(qrels, run, measures, *, threshold=1, missing="skip", max_grade=None,
@@ -304,7 +195,8 @@ def evaluate(qrels, run, measures, *, threshold=1, missing="skip", max_grade=Non
     Follows trec_eval's conventions (see the module docstring): rank by score descending, ties
     by docno descending; relevant means grade >= ``threshold``; R@k, AP and Rprec divide by the
     relevant documents in the qrels; the ideal DCG ranks every judged document; negative grades
-    count as non-relevant with gain 0.
+    count as non-relevant with gain 0 (trec_eval reads them as "pooled but not judged"); ERR's
+    top grade is 4 unless ``max_grade`` says otherwise.
 
     Parameters
     ----------
@@ -315,8 +207,9 @@ def evaluate(qrels, run, measures, *, threshold=1, missing="skip", max_grade=Non
         The ranking: a run file, a frame with columns ``qid``, ``docno``, ``score`` (as
         :func:`read_run` returns), or ``{qid: {docno: score}}``.
     measures : list of str
-        Names as in ir_measures: ``P@k``, ``R@k``, ``AP``, ``AP@k``, ``RR``, ``RR@k``,
-        ``nDCG``, ``nDCG@k``, ``Rprec``, ``ERR@k`` (and ``ERR`` for the whole list).
+        Names as in ir_measures, declared in :data:`rankedu.measures.MEASURES`: ``P@k``,
+        ``R@k``, ``AP``, ``AP@k``, ``RR``, ``RR@k``, ``nDCG``, ``nDCG@k``, ``Rprec``, ``ERR``,
+        ``ERR@k``.
     threshold : float, default 1
         A document is relevant when its grade is >= threshold (trec_eval ``-l``); must be > 0,
         so that an unjudged document is never relevant.
@@ -324,7 +217,8 @@ def evaluate(qrels, run, measures, *, threshold=1, missing="skip", max_grade=Non
         What to do with a query of the qrels that the run does not hold: leave it out
         (trec_eval's default) or score it 0 on every measure (trec_eval ``-c``).
     max_grade : float, optional
-        ERR's top grade; defaults to the largest grade in the qrels.
+        ERR's top grade g_max; 4 (gdeval's and ir_measures' default) when not given. With an
+        ERR measure, a qrels grade above it is an error.
     single_precision : bool, default False
         Round scores to float32 before ranking, as pytrec_eval stores them (near-ties then tie).
 
@@ -340,7 +234,8 @@ def evaluate(qrels, run, measures, *, threshold=1, missing="skip", max_grade=Non
     ------
     ValueError
         On an unknown measure, a malformed line (naming the file and line), a document listed
-        twice for one query, a bad option, or a grade above ``max_grade``.
+        twice for one query, a bad option, a grade above ``max_grade`` (with ERR), or when
+        nothing can be evaluated (an empty run, or no query of the run in the qrels).
 
     Notes
     -----
@@ -351,52 +246,56 @@ def evaluate(qrels, run, measures, *, threshold=1, missing="skip", max_grade=Non
     >>> import rankedu as rk
     >>> qrels = {"q1": {"d1": 2, "d2": 0, "d3": 1}}
     >>> run = {"q1": {"d1": 0.5, "d2": 0.9, "d4": 0.1}}
-    >>> rk.evaluate(qrels, run, ["P@2", "AP", "RR", "nDCG"]).round(4)
-         P@2    AP   RR    nDCG
+    >>> rk.evaluate(qrels, run, ["P@2", "AP", "RR", "nDCG", "ERR@3"]).round(4)
+         P@2    AP   RR    nDCG   ERR@3
     qid
-    q1   0.5  0.25  0.5  0.4796
+    q1   0.5  0.25  0.5  0.4796  0.0938
     """
-    specs = _parse_measures(measures)
-    threshold = as_number(threshold, "threshold")
-    if threshold <= 0:
-        raise ValueError(f"threshold must be > 0, got {threshold:g}")
+    specs = parse(measures)
+    threshold = as_threshold(threshold)
     one_of(missing, "missing", ("skip", "zero"))
     judged = _load(qrels, "qrels", "qrels")
     ranking = _load(run, "run", "run")
-
-    judged_qids = judged.qids[np.bincount(judged.qid_codes, minlength=len(judged.qids)) > 0]
-    run_qids = ranking.qids[np.bincount(ranking.qid_codes, minlength=len(ranking.qids)) > 0]
-    only_in_run = run_qids.difference(judged_qids, sort=True).tolist()
-    only_in_qrels = judged_qids.difference(run_qids, sort=True).tolist()
-    if missing == "zero":
-        queries, dropped_qrels = judged_qids, []
-    else:
-        queries, dropped_qrels = judged_qids.intersection(run_qids), only_in_qrels
-    queries = queries.sort_values()
-    _warn_dropped(only_in_run, dropped_qrels)
-
-    grades = judged.values
-    top_grade = float(grades.max()) if len(grades) else 0.0
-    if any(m.family == "ERR" for m in specs):
-        if max_grade is None:
-            max_grade = max(top_grade, 0.0)
-        else:
-            max_grade = as_number(max_grade, "max_grade")
-            if top_grade > max_grade:
-                raise ValueError(
-                    f"max_grade={max_grade:g} is below the largest grade in the qrels "
-                    f"({top_grade:g}); it must be the top of the grading scale"
-                )
-
-    ranked = _join(judged, ranking, queries, threshold, single_precision)
-    n_relevant, ideal = _per_query_judgments(judged, queries, threshold)
-    result = pd.DataFrame(
-        {m.name: _compute(m, ranked, n_relevant, ideal, max_grade) for m in specs},
-        index=pd.Index(queries, name="qid", dtype=str),
-    )
+    max_grade = _max_grade(judged, max_grade, any(s.measure.uses_max_grade for s in specs))
+    queries, only_in_run, only_in_qrels = _queries(judged, ranking, missing)
+    ranked = _join(judged, ranking, queries, threshold, max_grade, single_precision).ranked
+    result = pd.DataFrame({spec.name: spec.by_query(ranked) for spec in specs},
+                          index=pd.Index(queries, name="qid", dtype=str))
     result.attrs["only_in_run"] = only_in_run
     result.attrs["only_in_qrels"] = only_in_qrels
     return result
+
+
+def _one_query(qrels, run, qid, *, threshold=1, max_grade=None, single_precision=False,
+               max_grade_needed=False):
+    """One query ranked as ``evaluate`` ranks it: (its ranked-list frame, its per-list inputs,
+    the joined arrays)."""
+    threshold = as_threshold(threshold)
+    judged = _load(qrels, "qrels", "qrels")
+    ranking = _load(run, "run", "run")
+    max_grade = _max_grade(judged, max_grade, max_grade_needed)
+    qid = str(qid)
+    for table, name in ((judged, "qrels"), (ranking, "run")):
+        if qid not in table.qids:
+            raise ValueError(f"qid: query {qid!r} is not in the {name}")
+    joined = _join(judged, ranking, pd.Index([qid]), threshold, max_grade, single_precision)
+    grade = joined.grade
+    if np.all(grade == np.round(grade)):
+        grade = grade.astype(np.int64)
+    frame = pd.DataFrame({
+        "rank": joined.ranked.rank,
+        "docno": np.asarray(ranking.docnos.take(ranking.doc_codes[joined.lines]), dtype=object),
+        "score": ranking.values[joined.lines],
+        "judged": joined.judged,
+        "grade": grade,
+    })
+    frame["docno"] = frame["docno"].astype(str)
+    pool = judged.values[judged.qid_codes == judged.qids.get_loc(qid)]
+    frame.attrs["pool"] = [int(g) if g == round(g) else float(g) for g in pool.tolist()]
+    lists = QueryLists(rels=joined.ranked.gain, pool=np.maximum(pool, 0.0),
+                       n_relevant=int(joined.ranked.n_relevant[0]), threshold=threshold,
+                       max_grade=max_grade)
+    return frame, lists, joined.ranked
 
 
 def ranked_list(qrels, run, qid, *, single_precision=False) -> pd.DataFrame:
@@ -404,7 +303,8 @@ def ranked_list(qrels, run, qid, *, single_precision=False) -> pd.DataFrame:
 
     The documents are ranked exactly as :func:`evaluate` ranks them (score descending, ties by
     docno descending), so ``ranked_list(...)["grade"].clip(lower=0)`` is the ``rels`` the
-    per-list functions (:func:`rankedu.ndcg`, ``rk.explain.ndcg``, ...) take for this query.
+    per-list functions (:func:`rankedu.ndcg`, ``rk.explain.ndcg``, ...) take for this query;
+    :func:`rankedu.explain.query` does that for one measure.
 
     Parameters
     ----------
@@ -422,6 +322,11 @@ def ranked_list(qrels, run, qid, *, single_precision=False) -> pd.DataFrame:
         qrels grade, 0 when not judged), one row per retrieved document, best first.
         ``attrs["pool"]`` holds the grades of every judged document of the query.
 
+    Raises
+    ------
+    ValueError
+        Naming ``qid`` when the qrels or the run do not hold the query.
+
     Notes
     -----
     The chapter :doc:`/book/evaluating_runs` explains it.
@@ -435,34 +340,7 @@ def ranked_list(qrels, run, qid, *, single_precision=False) -> pd.DataFrame:
     1     2    d9    1.0    True      1
     2     3   d10    1.0   False      0
     """
-    judged = _load(qrels, "qrels", "qrels")
-    ranking = _load(run, "run", "run")
-    qid = str(qid)
-    for table, name in ((judged, "qrels"), (ranking, "run")):
-        if qid not in table.qids:
-            raise ValueError(f"qid: query {qid!r} is not in the {name}")
-    mine = ranking.qid_codes == ranking.qids.get_loc(qid)
-    doc_codes, score = ranking.doc_codes[mine], ranking.values[mine]
-    if single_precision:
-        score = score.astype(np.float32).astype(np.float64)
-    order = _rank_order(np.zeros(len(score), dtype=np.int64), score, doc_codes, ranking.docnos)
-    docnos = ranking.docnos.take(doc_codes[order])
-    in_qrels = judged.qid_codes == judged.qids.get_loc(qid)
-    grades = pd.Series(judged.values[in_qrels], index=judged.docnos.take(judged.doc_codes[in_qrels]))
-    found = docnos.isin(grades.index)
-    grade = grades.reindex(docnos).fillna(0.0).to_numpy()
-    if np.all(grade == np.round(grade)):
-        grade = grade.astype(np.int64)
-    frame = pd.DataFrame({
-        "rank": np.arange(1, len(order) + 1),
-        "docno": np.asarray(docnos, dtype=object),
-        "score": score[order],
-        "judged": found,
-        "grade": grade,
-    })
-    frame["docno"] = frame["docno"].astype(str)
-    frame.attrs["pool"] = grades.to_numpy().tolist()
-    return frame
+    return _one_query(qrels, run, qid, single_precision=single_precision)[0]
 
 
 def _warn_dropped(only_in_run: list, only_in_qrels: list) -> None:
@@ -479,7 +357,7 @@ def _warn_dropped(only_in_run: list, only_in_qrels: list) -> None:
             f"judgments and {'was' if len(only_in_run) == 1 else 'were'} not evaluated: "
             f"{some(only_in_run)}",
             QueryMismatchWarning,
-            stacklevel=3,
+            stacklevel=4,
         )
     if only_in_qrels:
         warnings.warn(
@@ -488,5 +366,5 @@ def _warn_dropped(only_in_run: list, only_in_qrels: list) -> None:
             f"(missing='zero' scores them 0, as trec_eval -c does): "
             f"{some(only_in_qrels)}",
             QueryMismatchWarning,
-            stacklevel=3,
+            stacklevel=4,
         )

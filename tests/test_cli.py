@@ -8,6 +8,7 @@ import pytest
 
 import rankedu as rk
 from rankedu.cli import main
+from rankedu.measures import MEASURES
 
 QRELS = "q1 0 a 2\nq1 0 b 0\nq1 0 c 1\nq2 0 a 1\nq3 0 z 1\n"
 RUN = (
@@ -78,11 +79,23 @@ def test_explain_prints_the_steps_ending_in_the_value_evaluate_gives(files, caps
         expected = rk.evaluate(*files, ["nDCG@3", "AP"])
     assert "query q1: 3 documents retrieved, 3 judged" in out
     assert "ideal DCG" in out
-    shown = dict(re.findall(r"^evaluate: (\S+) = (\S+)$", out, flags=re.M))
-    assert float(shown["nDCG@3"]) == pytest.approx(expected.loc["q1", "nDCG@3"], abs=1e-15)
-    assert float(shown["AP"]) == pytest.approx(expected.loc["q1", "AP"], abs=1e-15)
-    ndcg_value = float(re.search(r"^ndcg = (\S+)$", out, flags=re.M).group(1))
-    assert ndcg_value == pytest.approx(expected.loc["q1", "nDCG@3"], abs=1e-12)
+    shown = dict(re.findall(r"^(\S+) of query q1 = (\S+)$", out, flags=re.M))
+    assert float(shown["nDCG@3"]) == expected.loc["q1", "nDCG@3"]
+    assert float(shown["AP"]) == expected.loc["q1", "AP"]
+    # The step table's running result ends in the same value.
+    last_share = re.search(r"^ *3 .* (\S+)\n\nideal DCG", out, flags=re.M)
+    assert last_share and float(last_share.group(1)) == pytest.approx(
+        expected.loc["q1", "nDCG@3"], abs=1e-6)
+
+
+def test_explain_uses_evaluates_conventions_err_max_grade_4_and_r_from_the_qrels(files, capsys):
+    # q1 judges a (2) and c (1); the run retrieves b, a, x. R = 2 comes from the qrels, g_max = 4
+    # from evaluate's default: the CLI re-derives neither.
+    assert main(["explain", *files, "q1", "-m", "ERR@3", "R@3"]) == 0
+    out = capsys.readouterr().out
+    shown = dict(re.findall(r"^(\S+) of query q1 = (\S+)$", out, flags=re.M))
+    assert float(shown["ERR@3"]) == rk.err([0, 2, 0], 3, max_grade=4)
+    assert float(shown["R@3"]) == 0.5
 
 
 def test_explain_of_a_query_not_in_the_run_exits_2(files, capsys):
@@ -113,6 +126,38 @@ def test_missing_and_malformed_files_exit_2_naming_the_file(tmp_path, files, cap
     assert "bad.txt', line 2" in capsys.readouterr().err
 
 
+@pytest.mark.parametrize(
+    "argv",
+    [["evaluate", "-m", "AP", "-q", "--digits", "-1"], ["explain", "q1", "-m", "AP", "--top", "-1"],
+     ["evaluate", "-m", "AP", "--digits", "two"]],
+)
+def test_negative_digits_or_top_are_rejected_before_anything_is_printed(files, capsys, argv):
+    command, *rest = argv
+    with pytest.raises(SystemExit) as exit_info:
+        main([command, *files, *rest])
+    assert exit_info.value.code == 2
+    captured = capsys.readouterr()
+    assert captured.out == ""
+    assert "must be an integer >= 0" in captured.err
+
+
+def test_explain_top_0_lists_no_document_and_top_n_lists_n(files, capsys):
+    assert main(["explain", *files, "q1", "-m", "AP", "--top", "2"]) == 0
+    out = capsys.readouterr().out
+    assert " b " in out and " a " in out and " x " not in out
+
+
+@pytest.mark.parametrize("run_text", ["", "z9 Q0 a 1 1.0 sys\n"])
+def test_nothing_to_evaluate_exits_2_with_one_line_on_stderr(tmp_path, files, capsys, run_text):
+    run = tmp_path / "other.run"
+    run.write_text(run_text)
+    assert main(["evaluate", files[0], str(run), "-m", "AP"]) == 2
+    captured = capsys.readouterr()
+    assert captured.out == ""
+    lines = captured.err.splitlines()
+    assert len(lines) == 1 and "nothing was evaluated" in lines[0]
+
+
 def test_usage_errors_exit_2(files, capsys):
     with pytest.raises(SystemExit) as exit_info:
         main(["evaluate", *files])  # no -m
@@ -127,7 +172,11 @@ def test_help_lists_the_commands_and_the_measures(capsys):
         main(["--help"])
     assert exit_info.value.code == 0
     out = capsys.readouterr().out
-    assert "evaluate" in out and "explain" in out and "nDCG@k" in out
+    assert "evaluate" in out and "explain" in out
+    # Every declared measure, with its description, from the one table.
+    for measure in MEASURES.values():
+        assert measure.usage in " ".join(out.split())
+        assert measure.description in " ".join(out.split())
 
 
 def test_python_dash_m_rankedu_runs_the_same_command(files):
@@ -157,3 +206,16 @@ def test_a_reader_that_stops_early_gets_no_error_message(tmp_path):
     )
     assert done.stdout.startswith("AP")
     assert "error" not in done.stderr and "Traceback" not in done.stderr
+
+
+def test_warnings_reach_stderr_even_when_the_output_pipe_breaks(tmp_path):
+    qrels, run = tmp_path / "qrels.txt", tmp_path / "run.txt"
+    qrels.write_text("".join(f"q{i} 0 d 1\n" for i in range(20_001)))  # q20000: not in the run
+    run.write_text("".join(f"q{i} Q0 d 1 1.0 sys\n" for i in range(20_000)))
+    done = subprocess.run(
+        f"{sys.executable} -m rankedu evaluate {qrels} {run} -m AP P@1 RR nDCG -q | head -1",
+        shell=True, capture_output=True, text=True, check=False,
+    )
+    assert done.stdout.startswith("AP")
+    assert "warning" in done.stderr and "'q20000'" in done.stderr
+    assert "Traceback" not in done.stderr

@@ -1,5 +1,6 @@
-"""Tests of rankedu/trec.py: reading TREC files, and ``evaluate`` against trec_eval, pytrec_eval
-and the per-list functions."""
+"""Tests of rankedu/trec.py: ``evaluate`` against trec_eval, pytrec_eval and the per-list
+functions (the reference each measure of ``rankedu.measures.MEASURES`` declares); reading TREC
+files (rankedu/trec_files.py)."""
 
 import math
 import warnings
@@ -12,6 +13,8 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 import rankedu as rk
+from conftest import trec_ranking
+from rankedu.measures import QueryLists, parse
 
 # trec_eval 10.0's own test files, copied into tests/data/trec_eval with its licence.
 TREC_EVAL_DATA = Path(__file__).resolve().parent / "data" / "trec_eval"
@@ -134,25 +137,11 @@ def test_pytrec_eval_stores_scores_in_single_precision_so_near_ties_become_ties(
 # --- the per-list functions --------------------------------------------------------------------
 
 
-def per_list(rels, pool, n_relevant, measure, max_grade):
-    """One query's value from the per-list functions (the book's definitions)."""
-    name, _, k = measure.partition("@")
-    k = int(k) if k else None
-    if name == "P":
-        return rk.precision_at_k(rels, k)
-    if name == "R":
-        return rk.recall_at_k(rels, k, n_relevant=n_relevant)
-    if name == "AP":
-        return rk.average_precision(rels, k, n_relevant=n_relevant)
-    if name == "RR":
-        return rk.reciprocal_rank(rels, k)
-    if name == "nDCG":
-        return rk.ndcg(rels, k, pool=pool)
-    if name == "Rprec":
-        return rk.r_precision(rels, n_relevant=n_relevant)
-    if name == "ERR":
-        return rk.err(rels, k, max_grade=max_grade)
-    raise AssertionError(measure)
+def per_list(rels, pool, n_relevant, measure, max_grade=4):
+    """One query's value from the per-list reference that ``measure``'s declaration names."""
+    lists = QueryLists(rels=np.maximum(rels, 0), pool=np.maximum(pool, 0),
+                       n_relevant=n_relevant, max_grade=max_grade)
+    return parse([measure])[0].reference(lists)
 
 
 ALL_MEASURES = ["P@1", "P@5", "P@30", "R@3", "R@10", "AP", "AP@3", "AP@10", "RR", "RR@2",
@@ -161,12 +150,11 @@ ALL_MEASURES = ["P@1", "P@5", "P@30", "R@3", "R@10", "AP", "AP@3", "AP@10", "RR"
 
 def test_every_measure_equals_the_per_list_function_on_each_query(trec_case):
     result = rk.evaluate(trec_case.qrels, trec_case.run, ALL_MEASURES)
-    max_grade = max(g for q in trec_case.qrels.values() for g in q.values())
     assert len(result) == len(trec_case.qrels)
     for qid in result.index:
         rels, pool, n_relevant = trec_case.ranked(qid)
         for measure in ALL_MEASURES:
-            expected = per_list(rels, pool, n_relevant, measure, max_grade)
+            expected = per_list(rels, pool, n_relevant, measure)
             assert result.loc[qid, measure] == pytest.approx(expected, abs=1e-12), (qid, measure)
 
 
@@ -185,22 +173,14 @@ def judged_runs(draw):
     return qrels, run
 
 
-def ranked_like_trec_eval(qrels, run, qid):
-    order = sorted(run[qid].items(), key=lambda item: (item[1], item[0]), reverse=True)
-    rels = [qrels[qid].get(docno, 0) for docno, _ in order]
-    pool = list(qrels[qid].values())
-    return rels, pool, sum(g >= 1 for g in pool)
-
-
 @given(judged_runs())
 def test_vectorised_evaluate_equals_per_list_functions_on_random_runs(case):
     qrels, run = case
     result = rk.evaluate(qrels, run, ALL_MEASURES)
-    max_grade = max(g for q in qrels.values() for g in q.values())
     for qid in qrels:
-        rels, pool, n_relevant = ranked_like_trec_eval(qrels, run, qid)
+        rels, pool, n_relevant = trec_ranking(qrels[qid], run[qid])
         for measure in ALL_MEASURES:
-            expected = per_list(rels, pool, n_relevant, measure, max_grade)
+            expected = per_list(rels, pool, n_relevant, measure)
             assert result.loc[qid, measure] == pytest.approx(expected, abs=1e-12), measure
 
 
@@ -228,6 +208,27 @@ def test_unsorted_file_order_gives_the_same_values(trec_case):
     a = rk.evaluate(trec_case.qrels, frame, ALL_MEASURES)
     b = rk.evaluate(trec_case.qrels, shuffled, ALL_MEASURES)
     pd.testing.assert_frame_equal(a, b)
+
+
+def test_a_shuffled_run_file_with_ties_gives_the_same_values(tmp_path):
+    # Realistic docnos (a new one on nearly every line) and some tied scores: ranking must not
+    # depend on the line order, nor on how the docnos happen to be coded.
+    rng = np.random.default_rng(7)
+    lines, judgments = [], []
+    for q in range(30):
+        ids = rng.choice(10**7, size=60, replace=False)
+        scores = np.sort(rng.integers(0, 40, size=60))[::-1] / 4
+        lines += [f"q{q} Q0 clueweb09-en{d:08d} {r} {s} t\n"
+                  for r, (d, s) in enumerate(zip(ids, scores), start=1)]
+        judgments += [f"q{q} 0 clueweb09-en{d:08d} {rng.integers(0, 4)}\n"
+                      for d in rng.choice(ids, size=20, replace=False)]
+    qrels = write(tmp_path, "qrels", "".join(judgments))
+    ordered = write(tmp_path, "ordered", "".join(lines))
+    shuffled = write(tmp_path, "shuffled", "".join(lines[i] for i in rng.permutation(len(lines))))
+    a = rk.evaluate(qrels, ordered, ALL_MEASURES)
+    b = rk.evaluate(qrels, shuffled, ALL_MEASURES)
+    pd.testing.assert_frame_equal(a, b)
+    assert len(a) == 30 and (a["AP"] > 0).any()
 
 
 # --- conventions -------------------------------------------------------------------------------
@@ -261,7 +262,13 @@ def test_negative_grades_are_non_relevant_with_gain_zero_and_not_in_the_ideal():
     qrels = {"q": {"a": -1, "b": 1}}
     run = {"q": {"a": 2.0, "b": 1.0}}
     result = rk.evaluate(qrels, run, ["P@1", "RR", "nDCG", "ERR"])
-    assert result.loc["q"].tolist() == pytest.approx([0.0, 0.5, 1 / math.log2(3), 0.25])
+    # ERR: R(0) = 0 at rank 1, then R(1) = (2 - 1) / 2^4 at rank 2.
+    assert result.loc["q"].tolist() == pytest.approx([0.0, 0.5, 1 / math.log2(3), 1 / 32])
+    # The per-list functions take the grade at face value instead (the contract's example).
+    assert rk.ndcg([1, 1, 1, -1], 4, pool=[1, 1, 1]) == pytest.approx(0.7979, abs=5e-5)
+    as_evaluate = rk.evaluate({"q": {"a": 1, "b": 1, "c": 1, "d": -1}},
+                              {"q": {"a": 4.0, "b": 3.0, "c": 2.0, "d": 1.0}}, ["nDCG@4"])
+    assert as_evaluate.loc["q", "nDCG@4"] == 1.0
 
 
 def test_query_without_relevant_documents_scores_zero_everywhere():
@@ -278,14 +285,54 @@ def test_threshold_makes_low_grades_non_relevant_but_leaves_ndcg_alone():
     assert low.loc["q", "nDCG"] == high.loc["q", "nDCG"]
 
 
-def test_err_max_grade_defaults_to_the_largest_grade_in_the_whole_qrels():
+def test_err_max_grade_defaults_to_4_as_gdeval_and_ir_measures():
     qrels = {"q1": {"a": 1}, "q2": {"b": 3}}
     run = {"q1": {"a": 1.0}, "q2": {"b": 1.0}}
     result = rk.evaluate(qrels, run, ["ERR@5"])
-    assert result.loc["q1", "ERR@5"] == pytest.approx(rk.err([1], 5, max_grade=3))
-    assert result.loc["q2", "ERR@5"] == pytest.approx(rk.err([3], 5, max_grade=3))
-    told = rk.evaluate(qrels, run, ["ERR@5"], max_grade=4)
-    assert told.loc["q1", "ERR@5"] == pytest.approx(rk.err([1], 5, max_grade=4))
+    assert result.loc["q1", "ERR@5"] == rk.err([1], 5, max_grade=4) == 1 / 16
+    assert result.loc["q2", "ERR@5"] == rk.err([3], 5, max_grade=4) == 7 / 16
+    told = rk.evaluate(qrels, run, ["ERR@5"], max_grade=3)
+    assert told.loc["q1", "ERR@5"] == rk.err([1], 5, max_grade=3)
+
+
+def test_err_of_a_query_does_not_change_when_an_unrelated_query_with_grade_4_is_added():
+    qrels = {"q1": {"a": 2, "b": 1}}
+    run = {"q1": {"a": 2.0, "b": 1.0}}
+    alone = rk.evaluate(qrels, run, ["ERR@2"]).loc["q1", "ERR@2"]
+    qrels["q2"], run["q2"] = {"c": 4}, {"c": 1.0}
+    together = rk.evaluate(qrels, run, ["ERR@2"]).loc["q1", "ERR@2"]
+    assert alone == together == rk.err([2, 1], 2, max_grade=4)
+
+
+def test_a_grade_above_the_default_max_grade_is_an_error_naming_max_grade_unless_given():
+    qrels, run = {"q": {"a": 5, "b": 1}}, {"q": {"a": 1.0, "b": 2.0}}
+    with pytest.raises(ValueError, match=r"max_grade=4 .*below the largest grade in the qrels \(5\)"):
+        rk.evaluate(qrels, run, ["ERR@2"])
+    assert rk.evaluate(qrels, run, ["ERR@2"], max_grade=5).loc["q", "ERR@2"] == rk.err(
+        [1, 5], 2, max_grade=5)
+    # Measures that do not map grades through R(g) take any grade.
+    assert rk.evaluate(qrels, run, ["nDCG"]).loc["q", "nDCG"] > 0
+
+
+def test_err_without_a_cutoff_needs_memory_of_the_input_not_queries_times_depth():
+    # 2,000 short queries and one of 200,000 documents: a queries x depth matrix would hold
+    # 4e8 floats (3 GiB); the segment computation holds a few arrays of 2e5 entries.
+    import tracemalloc
+
+    long = {f"d{i}": float(-i) for i in range(200_000)}
+    run = {f"s{q}": {"x": 1.0, "y": 0.5} for q in range(2000)} | {"long": long}
+    qrels = {q: {"y": 2} for q in run if q != "long"} | {"long": {"d5": 3, "d199999": 1}}
+    tracemalloc.start()
+    try:
+        result = rk.evaluate(qrels, run, ["ERR"])
+        peak = tracemalloc.get_traced_memory()[1]
+    finally:
+        tracemalloc.stop()
+    assert peak < 300 * 2**20, f"peak {peak / 2**20:.0f} MiB"
+    rels = np.zeros(200_000)
+    rels[[5, 199_999]] = [3, 1]
+    assert result.loc["long", "ERR"] == pytest.approx(rk.err(rels, max_grade=4), abs=1e-15)
+    assert result.loc["s0", "ERR"] == pytest.approx(rk.err([0, 2], max_grade=4), abs=1e-15)
 
 
 def test_result_is_indexed_by_query_id_sorted_as_strings_with_float_columns():
@@ -376,12 +423,21 @@ def test_missing_zero_includes_judged_queries_the_run_lacks_without_warning():
     assert result.attrs["only_in_qrels"] == ["r"]
 
 
-def test_an_empty_run_gives_an_empty_table_or_zeros_with_missing_zero(tmp_path):
+@pytest.mark.parametrize("missing", ["skip", "zero"])
+def test_an_empty_run_is_an_error_saying_nothing_was_evaluated(tmp_path, missing):
+    # trec_eval exits non-zero too; an empty table (or all zeros) would look like a result.
     qrels, run = write(tmp_path, "qrels", "q 0 a 1\n"), write(tmp_path, "run", "")
-    with pytest.warns(rk.QueryMismatchWarning, match="1 judged query is missing"):
-        assert rk.evaluate(qrels, run, ["AP", "RR", "nDCG@2", "ERR@3"]).empty
-    zeros = rk.evaluate(qrels, run, ["AP", "RR", "nDCG@2", "ERR@3"], missing="zero")
-    assert zeros.loc["q"].tolist() == [0.0, 0.0, 0.0, 0.0]
+    with pytest.raises(ValueError, match="nothing was evaluated: the run is empty"):
+        rk.evaluate(qrels, run, ["AP", "RR", "nDCG@2", "ERR@3"], missing=missing)
+
+
+@pytest.mark.parametrize("missing", ["skip", "zero"])
+def test_a_run_whose_queries_are_not_in_the_qrels_is_an_error(missing):
+    with pytest.raises(ValueError, match=r"nothing was evaluated: none of the run's 2 queries"):
+        rk.evaluate({"q": {"a": 1}}, {"x": {"a": 1.0}, "y": {"a": 1.0}}, ["AP"],
+                    missing=missing)
+    with pytest.raises(ValueError, match="nothing was evaluated: the qrels are empty"):
+        rk.evaluate({}, {"x": {"a": 1.0}}, ["AP"])
 
 
 # --- bad input ---------------------------------------------------------------------------------
@@ -448,7 +504,7 @@ def test_unknown_or_incomplete_measure_raises_naming_it(measure):
 @pytest.mark.parametrize(
     ("options", "argument"),
     [({"threshold": 0}, "threshold"), ({"missing": "drop"}, "missing"),
-     ({"max_grade": 2}, "max_grade")],
+     ({"max_grade": 2}, "max_grade"), ({"max_grade": -1}, "max_grade")],
 )
 def test_bad_options_raise_naming_the_option(options, argument):
     with pytest.raises(ValueError, match=argument):

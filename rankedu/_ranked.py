@@ -1,0 +1,110 @@
+"""A run joined with its judgments, as flat arrays grouped by query: what the by-query kernels read.
+
+``rankedu.evaluate`` ranks every query's documents once and hands each measure's kernel (the
+``_<metric>_by_query`` function beside ``_<metric>_steps`` in the metric's module) one
+:class:`RankedRun`. A kernel returns one value per query, computed with segment operations on
+the flat arrays (``np.bincount`` sums, within-query cumulative counts and products), so that
+its cost and memory grow with the number of lines, never with queries x depth.
+
+Private: no one's API.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import numpy as np
+
+
+def ranks_within(query: np.ndarray, n_queries: int) -> np.ndarray:
+    """The rank (from 1) of each entry within its query; ``query`` is non-decreasing."""
+    counts = np.bincount(query, minlength=n_queries)
+    first = np.cumsum(counts) - counts
+    return np.arange(1, len(query) + 1, dtype=np.int64) - np.repeat(first, counts)
+
+
+@dataclass
+class RankedRun:
+    """Every retrieved document of the evaluated queries, query by query, in rank order.
+
+    The per-document arrays all have one entry per run line kept; ``query`` is non-decreasing.
+    """
+
+    n_queries: int
+    query: np.ndarray  # int64 query index 0..n_queries-1
+    rank: np.ndarray  # int64 rank within the query, from 1
+    gain: np.ndarray  # float64 judged grade; 0 when unjudged or negative (trec_eval's reading)
+    relevant: np.ndarray  # bool: judged with a grade >= threshold
+    n_relevant: np.ndarray  # int64 per query: relevant documents judged, retrieved or not
+    ideal_query: np.ndarray  # the positive judged grades of each query, highest first:
+    ideal_rank: np.ndarray  # their query, their rank in the ideal ranking,
+    ideal_gain: np.ndarray  # and the grade
+    max_grade: float  # ERR's g_max
+
+    def sum_by_query(self, values: np.ndarray, k: int | None = None) -> np.ndarray:
+        """Sum of ``values`` (one per document) over the top k of each query."""
+        return sum_by_query(self.query, self.rank, values, self.n_queries, k)
+
+
+def sum_by_query(query, rank, values, n_queries: int, k: int | None = None) -> np.ndarray:
+    """Per-query sum of ``values`` over the entries of rank <= k (all when k is None)."""
+    values = np.asarray(values, dtype=float)
+    if k is not None:
+        top = rank <= k
+        query, values = query[top], values[top]
+    return np.bincount(query, weights=values, minlength=n_queries)
+
+
+def count_so_far(query: np.ndarray, flags: np.ndarray) -> np.ndarray:
+    """Within each query, how many of ``flags`` are set at or above each entry (exact integers)."""
+    running = np.cumsum(flags, dtype=np.int64)
+    if not len(running):
+        return running
+    starts = np.flatnonzero(np.r_[True, query[1:] != query[:-1]])
+    before = running[starts] - flags[starts]
+    return running - np.repeat(before, np.diff(np.r_[starts, len(query)]))
+
+
+def first_by_query(query: np.ndarray, flags: np.ndarray, n_queries: int) -> np.ndarray:
+    """Position of each query's first entry with ``flags`` set, -1 when it has none."""
+    hits = np.flatnonzero(flags)
+    first = np.full(n_queries, -1, dtype=np.int64)
+    if len(hits):
+        new = np.r_[True, query[hits[1:]] != query[hits[:-1]]]
+        first[query[hits[new]]] = hits[new]
+    return first
+
+
+def cumprod_by_query(query: np.ndarray, factors: np.ndarray) -> np.ndarray:
+    """Within each query, the running product of ``factors`` down the list (inclusive).
+
+    Computed as ``np.cumprod`` along the rows of dense blocks, so that each query's products are
+    the very floating-point operations a per-list ``np.cumprod`` does. A block holds the queries
+    whose length falls in one power-of-two class, padded to the longest of them: the blocks
+    together hold fewer than twice as many cells as there are entries, however unequal the
+    queries' lengths (one query of 200,000 documents among thousands of short ones costs no
+    queries x 200,000 matrix).
+    """
+    out = np.empty(len(factors))
+    if not len(factors):
+        return out
+    starts = np.flatnonzero(np.r_[True, query[1:] != query[:-1]])
+    lengths = np.diff(np.r_[starts, len(query)])
+    size_class = np.ceil(np.log2(lengths)).astype(np.int64)
+    for cls in np.unique(size_class):
+        members = np.flatnonzero(size_class == cls)
+        width = int(lengths[members].max())
+        column = np.arange(width)
+        inside = column < lengths[members, None]
+        positions = (starts[members, None] + column)[inside]
+        block = np.ones((len(members), width))
+        block[inside] = factors[positions]
+        out[positions] = np.cumprod(block, axis=1)[inside]
+    return out
+
+
+def safe_divide(numerator: np.ndarray, denominator: np.ndarray) -> np.ndarray:
+    """numerator / denominator, 0.0 where the denominator is 0 (a query with nothing to find)."""
+    out = np.zeros(np.shape(numerator), dtype=float)
+    np.divide(numerator, denominator, out=out, where=np.asarray(denominator) > 0)
+    return out

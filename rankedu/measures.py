@@ -1,0 +1,247 @@
+"""The measures :func:`rankedu.evaluate` knows, each declared once.
+
+A declaration (:class:`Measure`) says everything about one measure: its name and parameters
+(with their types and defaults), whether it takes a cutoff ``@k``, a one-line description, the
+chapter that derives it, its per-list reference (a function of ``rankedu`` and the arguments
+one query's lists give it; ``rankedu.explain`` has its step table under the same name) and its
+vectorised by-query kernel (``_<metric>_by_query`` in the metric's module, beside
+``_<metric>_steps``). ``evaluate``, the ``rankedu`` command's help and ``rankedu explain``,
+:func:`rankedu.explain.query` and the tests all read :data:`MEASURES`, so adding a measure is
+one declaration, its kernel and its tests.
+
+Names are written as in ir_measures: ``NAME``, ``NAME@k`` for a cutoff, and parameters in
+parentheses before it, ``NAME(param=value)@k`` (for measures that declare parameters).
+
+>>> from rankedu.measures import parse
+>>> [(m.name, m.measure.name, m.k) for m in parse(["nDCG@10", "AP"])]
+[('nDCG@10', 'nDCG', 10), ('AP', 'AP', None)]
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from importlib import import_module
+
+import numpy as np
+
+from rankedu._validation import as_cutoff
+
+# The metric modules (``rankedu.average_precision`` the module, not the function of that name
+# that ``rankedu`` exports), whose functions and kernels the declarations below name.
+_ap, _cascade, _cutoff, _dcg, _explain, _rr = (
+    import_module(f"rankedu.{name}") for name in
+    ("average_precision", "cascade", "cutoff", "dcg", "explain", "reciprocal_rank")
+)
+
+__all__ = ["MEASURES", "Measure", "Parameter", "ParsedMeasure", "QueryLists", "parse"]
+
+
+@dataclass(frozen=True)
+class QueryLists:
+    """One query as the per-list functions see it under ``evaluate``'s conventions.
+
+    ``rels`` are the gains of the retrieved documents in trec_eval's order (the judged grade, 0
+    when unjudged or negative), ``pool`` the gains of every judged document of the query,
+    ``n_relevant`` the judged documents with a grade >= ``threshold``, and ``max_grade`` ERR's
+    g_max.
+    """
+
+    rels: np.ndarray
+    pool: np.ndarray
+    n_relevant: int
+    threshold: float = 1
+    max_grade: float = 4
+
+
+@dataclass(frozen=True)
+class Parameter:
+    """A measure's parameter, written ``NAME(name=value)``: its type and default."""
+
+    name: str
+    type: type
+    default: object
+    description: str
+
+
+@dataclass(frozen=True)
+class Measure:
+    """One measure: what it is, how it is written, and its two implementations.
+
+    ``cutoff`` is ``"required"`` (``P@k``), ``"optional"`` (``AP`` or ``AP@k``) or ``"none"``
+    (``Rprec``). ``function`` is the per-list reference, called with the keyword arguments
+    ``arguments(lists, k, **params)`` returns for one query; ``kernel(ranked, k, **params)``
+    computes every query of a :class:`rankedu._ranked.RankedRun` at once.
+    """
+
+    name: str
+    description: str
+    chapter: str
+    cutoff: str
+    function: Callable
+    arguments: Callable
+    kernel: Callable
+    parameters: tuple[Parameter, ...] = field(default=())
+    uses_max_grade: bool = False  # maps grades through ERR's R(g): every grade <= max_grade
+
+    @property
+    def usage(self) -> str:
+        """How the measure is written: ``P@k``; ``AP, AP@k``; ``Rprec``."""
+        forms = {"required": [f"{self.name}@k"], "optional": [self.name, f"{self.name}@k"],
+                 "none": [self.name]}[self.cutoff]
+        if self.parameters:
+            spelled = ", ".join(f"{p.name}={p.default!r}" for p in self.parameters)
+            forms.append(f"{self.name}({spelled})")
+        return ", ".join(forms)
+
+
+def _k_only(lists, k):
+    return {"rels": lists.rels, "k": k, "threshold": lists.threshold}
+
+
+def _k_and_denominator(lists, k):
+    return {**_k_only(lists, k), "n_relevant": lists.n_relevant}
+
+
+MEASURES: dict[str, Measure] = {m.name: m for m in [
+    Measure("P", "precision at k: relevant documents in the top k, divided by k", "cutoff",
+            "required", _cutoff.precision_at_k, _k_only, _cutoff._precision_at_k_by_query),
+    Measure("R", "recall at k: relevant documents in the top k, divided by the relevant judged",
+            "cutoff", "required", _cutoff.recall_at_k, _k_and_denominator,
+            _cutoff._recall_at_k_by_query),
+    Measure("AP", "average precision: sum of P@rank at each relevant rank (in the top k), "
+            "divided by all the relevant judged", "average_precision", "optional",
+            _ap.average_precision, _k_and_denominator, _ap._average_precision_by_query),
+    Measure("RR", "reciprocal rank of the first relevant document (in the top k; 0 when none)",
+            "reciprocal_rank", "optional", _rr.reciprocal_rank, _k_only,
+            _rr._reciprocal_rank_by_query),
+    Measure("nDCG", "DCG (of the top k) over the DCG of the ideal ranking of every judged "
+            "document (cut at k)", "ndcg", "optional", _dcg.ndcg,
+            lambda lists, k: {"rels": lists.rels, "k": k, "pool": lists.pool},
+            _dcg._ndcg_by_query),
+    Measure("Rprec", "precision at rank R, R the number of relevant judged documents",
+            "cutoff", "none", _cutoff.r_precision,
+            lambda lists, k: {"rels": lists.rels, "n_relevant": lists.n_relevant,
+                              "threshold": lists.threshold},
+            _cutoff._r_precision_by_query),
+    Measure("ERR", "expected reciprocal rank (of the top k), R(g) = (2^g - 1) / 2^max_grade",
+            "cascade_err", "optional", _cascade.err,
+            lambda lists, k: {"rels": lists.rels, "k": k, "max_grade": lists.max_grade},
+            _cascade._err_by_query, uses_max_grade=True),
+]}
+
+
+@dataclass(frozen=True)
+class ParsedMeasure:
+    """A measure as the caller wrote it: ``name`` (the result's column), the declaration, the
+    cutoff and the parameters."""
+
+    name: str
+    measure: Measure
+    k: int | None
+    params: dict
+
+    def reference(self, lists: QueryLists) -> float:
+        """The per-list function's value for one query."""
+        return self.measure.function(**self.measure.arguments(lists, self.k, **self.params))
+
+    def explain(self, lists: QueryLists):
+        """The per-list function's explanation (``rankedu.explain``) for one query."""
+        explainer = getattr(_explain, self.measure.function.__name__)
+        return explainer(**self.measure.arguments(lists, self.k, **self.params))
+
+    def by_query(self, ranked) -> np.ndarray:
+        """Every query's value at once, from the kernel."""
+        return self.measure.kernel(ranked, self.k, **self.params)
+
+
+_SPELLING = re.compile(r"^([A-Za-z][A-Za-z0-9_]*)(?:\(([^()]*)\))?(?:@(.*))?$")
+
+
+def _parse_value(text: str, parameter: Parameter, written: str):
+    try:
+        if parameter.type is bool:
+            return {"True": True, "False": False}[text]
+        return parameter.type(text)
+    except (KeyError, ValueError):
+        raise ValueError(
+            f"measures: {parameter.name} of {written!r} must be a {parameter.type.__name__}, "
+            f"got {text!r}"
+        ) from None
+
+
+def _parse_one(written: str) -> ParsedMeasure:
+    match = _SPELLING.match(written)
+    measure = MEASURES.get(match.group(1)) if match else None
+    if measure is None:
+        raise ValueError(f"measures: unknown measure {written!r}; known: "
+                         f"{'; '.join(m.usage for m in MEASURES.values())}")
+    _, params_text, k = match.groups()
+    if measure.cutoff == "required" and k is None:
+        raise ValueError(f"measures: {measure.name} needs a cutoff, e.g. '{measure.name}@10'")
+    if measure.cutoff == "none" and k is not None:
+        raise ValueError(f"measures: {measure.name} takes no cutoff, got {written!r}")
+    if k is not None:
+        if not k.isdigit():
+            raise ValueError(f"measures: the cutoff of {written!r} must be an integer >= 1")
+        k = as_cutoff(int(k), f"measures: the cutoff of {written!r}")
+    declared = {p.name: p for p in measure.parameters}
+    params = {p.name: p.default for p in measure.parameters}
+    for item in filter(None, (params_text or "").split(",")):
+        key, equals, value = (part.strip() for part in item.partition("="))
+        if key not in declared or not equals:
+            known = ", ".join(declared) or "none"
+            raise ValueError(f"measures: {written!r}: {measure.name} has no parameter "
+                             f"{item.strip()!r} (its parameters: {known})")
+        params[key] = _parse_value(value, declared[key], written)
+    return ParsedMeasure(written, measure, k, params)
+
+
+def parse(measures) -> list[ParsedMeasure]:
+    """Parse measure names written as in ir_measures (``P@10``, ``AP``, ``nDCG@10``, ...).
+
+    Parameters
+    ----------
+    measures : str or list of str
+        The names; a repeated name is computed once.
+
+    Returns
+    -------
+    list of ParsedMeasure
+        In the order given; each keeps the name as written (the column ``evaluate`` returns).
+
+    Raises
+    ------
+    ValueError
+        Naming ``measures``: an unknown measure, a missing or surplus cutoff, a cutoff that is
+        not an integer >= 1, or an unknown or mistyped parameter.
+
+    Notes
+    -----
+    The chapter :doc:`/book/evaluating_runs` explains the measures.
+
+    Examples
+    --------
+    >>> from rankedu.measures import parse
+    >>> [(m.measure.name, m.k) for m in parse(["P@5", "RR", "RR@10", "Rprec"])]
+    [('P', 5), ('RR', None), ('RR', 10), ('Rprec', None)]
+    >>> parse(["P"])
+    Traceback (most recent call last):
+        ...
+    ValueError: measures: P needs a cutoff, e.g. 'P@10'
+    """
+    if isinstance(measures, str):
+        measures = [measures]
+    if not hasattr(measures, "__iter__"):
+        raise TypeError(f"measures must be a list of measure names, got {type(measures).__name__}")
+    parsed, seen = [], set()
+    for written in measures:
+        if not isinstance(written, str):
+            raise TypeError(f"measures must hold strings, got {written!r}")
+        if written not in seen:
+            seen.add(written)
+            parsed.append(_parse_one(written))
+    if not parsed:
+        raise ValueError("measures must name at least one measure")
+    return parsed

@@ -1,0 +1,150 @@
+"""Tests of rankedu/measures.py, the one declaration per measure, and of ``rk.explain.query``."""
+
+import importlib
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+import rankedu as rk
+from conftest import trec_ranking
+from rankedu.measures import MEASURES, QueryLists, parse
+
+ROOT = Path(__file__).resolve().parent.parent
+CONTRACT_NAMES = ["P@k", "R@k", "AP", "AP@k", "RR", "RR@k", "nDCG", "nDCG@k", "Rprec", "ERR@k"]
+
+
+def test_the_table_declares_every_name_of_the_contract():
+    usages = {form.strip() for m in MEASURES.values() for form in m.usage.split(",")}
+    assert set(CONTRACT_NAMES) <= usages
+
+
+@pytest.mark.parametrize("name", sorted(MEASURES))
+def test_each_declaration_is_complete_and_consistent(name):
+    measure = MEASURES[name]
+    assert measure.name == name
+    assert measure.description and "\n" not in measure.description
+    assert (ROOT / "book" / f"{measure.chapter}.ipynb").is_file(), measure.chapter
+    assert measure.cutoff in ("required", "optional", "none")
+    function = measure.function
+    # The reference is public, has a step-by-step twin, and its kernel sits beside its steps.
+    assert getattr(rk, function.__name__) is function
+    assert callable(getattr(rk.explain, function.__name__))
+    module = importlib.import_module(function.__module__)
+    assert hasattr(module, f"_{function.__name__}_steps")
+    assert getattr(module, f"_{function.__name__}_by_query") is measure.kernel
+
+
+@pytest.mark.parametrize(
+    ("written", "family", "k"),
+    [("P@5", "P", 5), ("R@1000", "R", 1000), ("AP", "AP", None), ("AP@10", "AP", 10),
+     ("RR", "RR", None), ("RR@3", "RR", 3), ("nDCG", "nDCG", None), ("nDCG@10", "nDCG", 10),
+     ("Rprec", "Rprec", None), ("ERR", "ERR", None), ("ERR@20", "ERR", 20)],
+)
+def test_names_parse_as_in_ir_measures(written, family, k):
+    (parsed,) = parse([written])
+    assert (parsed.name, parsed.measure.name, parsed.k, parsed.params) == (written, family, k, {})
+
+
+@pytest.mark.parametrize(
+    ("written", "message"),
+    [("MAP", "unknown measure 'MAP'"), ("ndcg@10", "unknown measure"), ("P", "P needs a cutoff"),
+     ("Rprec@5", "Rprec takes no cutoff"), ("P@0", "cutoff of 'P@0'"),
+     ("P@x", "cutoff of 'P@x' must be an integer"), ("P@-1", "must be an integer"),
+     ("AP(judged_only=True)", "AP has no parameter 'judged_only=True'"),
+     ("RBP(p=0.8)", "unknown measure 'RBP(p=0.8)'")],
+)
+def test_bad_names_raise_naming_measures(written, message):
+    with pytest.raises(ValueError, match="measures") as error:
+        parse([written])
+    assert message in str(error.value)
+
+
+def test_a_repeated_name_is_computed_once_and_order_is_kept():
+    assert [m.name for m in parse(["RR", "AP", "RR"])] == ["RR", "AP"]
+    with pytest.raises(ValueError, match="at least one"):
+        parse([])
+    with pytest.raises(TypeError, match="measures"):
+        parse([10])
+
+
+def test_parameters_are_parsed_by_their_declared_type(monkeypatch):
+    # No measure declares a parameter yet (RBP(p=0.8), AP(judged_only=True) will): declare
+    # one on a copy of AP and check the ir_measures spelling reaches the kernel and reference.
+    from dataclasses import replace
+
+    from rankedu.measures import Parameter
+
+    seen = []
+
+    def kernel(ranked, k, *, scale):
+        seen.append(scale)
+        return np.zeros(ranked.n_queries)
+
+    toy = replace(MEASURES["AP"], name="Toy", kernel=kernel,
+                  parameters=(Parameter("scale", float, 1.0, "a factor"),
+                              Parameter("strict", bool, False, "a switch")))
+    monkeypatch.setitem(MEASURES, "Toy", toy)
+    (parsed,) = parse(["Toy(scale=0.5, strict=True)@3"])
+    assert (parsed.k, parsed.params) == (3, {"scale": 0.5, "strict": True})
+    assert parse(["Toy"])[0].params == {"scale": 1.0, "strict": False}
+    assert toy.usage == "Toy, Toy@k, Toy(scale=1.0, strict=False)"
+    with pytest.raises(ValueError, match="strict of .* must be a bool, got 'yes'"):
+        parse(["Toy(strict=yes)"])
+    with pytest.raises(ValueError, match="scale of .* must be a float"):
+        parse(["Toy(scale=high)"])
+
+
+# --- rk.explain.query ------------------------------------------------------------------------
+
+ALL = ["P@1", "P@5", "R@3", "AP", "AP@3", "RR", "RR@2", "nDCG", "nDCG@5", "Rprec", "ERR",
+       "ERR@3"]
+
+
+def test_explain_query_value_is_evaluates_and_its_table_ends_in_it(trec_case, running_result):
+    result = rk.evaluate(trec_case.qrels, trec_case.run, ALL)
+    for qid in list(trec_case.run)[:25]:
+        for measure in ALL:
+            explanation = rk.explain.query(trec_case.qrels, trec_case.run, qid, measure)
+            assert explanation.value == result.loc[qid, measure], (qid, measure)
+            # A table with no step (Rprec when R = 0) stands for 0.0.
+            last = running_result(explanation.table) if len(explanation.table) else 0.0
+            assert last == pytest.approx(explanation.value, abs=1e-12), (qid, measure)
+
+
+def test_explain_query_lists_the_ranking_as_trec_eval_orders_it(trec_case):
+    qid = "q7"
+    ranking = rk.explain.query(trec_case.qrels, trec_case.run, qid, "nDCG@5").tables["ranking"]
+    rels, pool, _ = trec_ranking(trec_case.qrels[qid], trec_case.run[qid])
+    assert ranking["grade"].tolist() == rels
+    assert list(ranking.columns) == ["rank", "docno", "score", "judged", "grade"]
+    order = sorted(trec_case.run[qid].items(), key=lambda item: (item[1], item[0]), reverse=True)
+    assert ranking["docno"].tolist() == [docno for docno, _ in order]
+    assert sorted(ranking.attrs["pool"]) == sorted(pool)
+
+
+def test_explain_query_follows_evaluates_conventions():
+    qrels = {"q": {"a": -1, "b": 3, "c": 1}}
+    run = {"q": {"a": 3.0, "b": 2.0, "x": 1.0}}
+    # A negative grade counts 0 (the per-list function would take -1 at face value), R = 2.
+    explanation = rk.explain.query(qrels, run, "q", "nDCG")
+    lists = QueryLists(rels=np.array([0.0, 3.0, 0.0]), pool=np.array([0.0, 3.0, 1.0]),
+                       n_relevant=2)
+    assert explanation.value == pytest.approx(parse(["nDCG"])[0].reference(lists), abs=1e-15)
+    assert rk.explain.query(qrels, run, "q", "R@2").value == 0.5
+    assert rk.explain.query(qrels, run, "q", "ERR@2").value == rk.err([0, 3], 2, max_grade=4)
+    with pytest.raises(ValueError, match="max_grade"):
+        rk.explain.query({"q": {"a": 5}}, run, "q", "ERR")
+    assert rk.explain.query({"q": {"a": 5}}, run, "q", "ERR", max_grade=5).value == \
+        rk.err([5], max_grade=5)
+
+
+def test_explain_query_rejects_unknown_queries_and_measures():
+    with pytest.raises(ValueError, match="qid: query 'nope' is not in the qrels"):
+        rk.explain.query({"q": {"a": 1}}, {"q": {"a": 1.0}}, "nope", "AP")
+    with pytest.raises(ValueError, match="qid: query 'r' is not in the run"):
+        rk.explain.query({"q": {"a": 1}, "r": {"a": 1}}, {"q": {"a": 1.0}}, "r", "AP")
+    with pytest.raises(ValueError, match="measures: unknown measure 'MAP'"):
+        rk.explain.query({"q": {"a": 1}}, {"q": {"a": 1.0}}, "q", "MAP")
+    with pytest.raises(TypeError, match="measure must be one measure name"):
+        rk.explain.query({"q": {"a": 1}}, {"q": {"a": 1.0}}, "q", ["AP"])
