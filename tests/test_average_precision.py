@@ -381,3 +381,20 @@ def test_interpolated_precision_is_the_curve_of_precision_recall_curve_at_each_r
         first = int(np.argmax(recall >= level))
         assert rk.interpolated_precision(rels, level, n_relevant=5) == best[first]
     assert rk.interpolated_precision(rels, 1.0, n_relevant=5) == 0.0
+
+
+# --- a cutoff past the end of the list (issue 16: AP@10**8 padded the list to 10**8) -----------
+
+
+@pytest.mark.parametrize("k", [10, 10**8, 2**63 - 1])
+def test_ap_at_a_cutoff_past_the_end_is_ap_of_the_whole_list(k):
+    rels = [1, 0, 1, 0, 0, 1]
+    assert rk.average_precision(rels, k) == rk.average_precision(rels)
+    assert rk.average_precision(rels, k, n_relevant=5) == rk.average_precision(rels, n_relevant=5)
+    assert rk.average_precision([1], k=k) == 1.0
+
+
+@pytest.mark.parametrize("threshold", [0, -1])
+def test_ap_refuses_a_threshold_that_makes_non_relevant_documents_relevant(threshold):
+    with pytest.raises(ValueError, match="threshold"):
+        rk.average_precision([0, 0], threshold=threshold)

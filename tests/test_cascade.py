@@ -257,3 +257,39 @@ def test_symbolic_stop_probabilities_with_stops_ignoring_the_documents_above_giv
     R = sympy.symbols("R1:4", positive=True)
     cascade = rs.cascade_metric(R, lambda r: 1 / rs.log2(r + 1))
     assert sympy.expand(cascade - sum(R[k] / rs.log2(k + 2) for k in range(3))) != 0
+
+
+# --- large grading scales (issue 16: 2^g overflowed from g = 1024 and ERR was NaN) -------------
+
+
+def exact_err(rels, max_grade):
+    from fractions import Fraction
+
+    total, reach = Fraction(0), Fraction(1)
+    for r, g in enumerate(rels, start=1):
+        satisfied = Fraction(2**g - 1, 2**max_grade)
+        total += reach * satisfied / r
+        reach *= 1 - satisfied
+    return total
+
+
+@pytest.mark.parametrize("rels, max_grade", [
+    ([1100, 0], 1100), ([1000, 1500, 3], 2000), ([0, 2000, 1999], 2000), ([5, 3, 4], 1024),
+    ([2, 1, 0], 2), ([4, 3, 4, 0, 1], 4),
+])
+def test_err_on_a_large_scale_is_the_exact_value_correctly_rounded(rels, max_grade):
+    value = rk.err(rels, max_grade=max_grade)
+    assert math.isfinite(value)
+    assert value == pytest.approx(float(exact_err(rels, max_grade)), rel=1e-14, abs=1e-300)
+
+
+@given(graded_with_max())
+def test_r_of_g_is_exactly_2_to_the_g_minus_1_over_2_to_g_max_on_small_scales(case):
+    rels, max_grade = case
+    table = rk.explain.err(rels, max_grade=max_grade).table
+    expected = [(2.0**g - 1) / 2.0**max_grade for g in rels]
+    assert table.iloc[:, 2].tolist() == expected
+
+
+def test_err_with_a_float_max_grade_far_above_every_grade_is_near_0_not_nan():
+    assert rk.err([3, 2], max_grade=1e6) == 0.0

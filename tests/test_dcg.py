@@ -392,3 +392,94 @@ def test_ndcg_agrees_with_trec_evals_test_outputs(trec_reference, judgments):
         for k in (5, 10, 15, 20, 30, 100, 200, 500, 1000):
             assert rk.ndcg(rels, k, pool=pool) == pytest.approx(
                 measures[f"ndcg_cut_{k}"], abs=0.5e-4), (qid, k)
+
+
+# --- the pool must hold what was retrieved (issue 16) ------------------------------------------
+
+
+@pytest.mark.parametrize("module", [rk, rk.explain], ids=["function", "explain"])
+@pytest.mark.parametrize("rels, pool", [
+    ([3, 0], [1, 0]),            # grade 3 retrieved, none in the pool (NDCG was 3.0)
+    ([2, 2, 1], [2, 1, 1, 0]),   # two 2s retrieved, one in the pool
+    ([1], []),                   # an empty pool
+], ids=["missing-grade", "too-few", "empty-pool"])
+def test_a_retrieved_positive_grade_missing_from_the_pool_raises_naming_pool(module, rels, pool):
+    with pytest.raises(ValueError, match="pool holds"):
+        module.ndcg(rels, pool=pool)
+
+
+def test_grades_of_0_or_below_need_not_be_in_the_pool():
+    # Unjudged documents (grade 0) and documents graded below 0 are not pooled relevant ones.
+    assert rk.ndcg([1, 0, 0], pool=[1]) == 1.0
+    assert round(rk.ndcg([1, 1, 1, -1], 4, pool=[1, 1, 1]), 4) == 0.7979
+
+
+@given(grades, grades, cutoffs)
+def test_ndcg_never_exceeds_1_when_it_does_not_raise(rels, pool, k):
+    try:
+        value = rk.ndcg(rels, k, pool=pool)
+    except ValueError as error:
+        assert "pool" in str(error)
+        retrieved = [g for g in rels if g > 0]
+        assert any(retrieved.count(g) > pool.count(g) for g in retrieved)
+        return
+    assert 0.0 <= value <= 1.0 + 1e-12
+
+
+def test_the_negative_ideal_message_states_both_conventions_truly():
+    with pytest.raises(ValueError) as info:
+        rk.ndcg([0, 0], pool=[0, -1])
+    message = str(info.value)
+    assert "pooled but not judged" in message and "face value" in message
+    assert "gain 0" in message
+
+
+# --- exponential gain that overflows a float (issue 16) ----------------------------------------
+
+
+@pytest.mark.parametrize("module", [rk, rk.explain], ids=["function", "explain"])
+@pytest.mark.parametrize("call, name", [
+    (lambda m: m.dcg([1100, 0], gain="exponential"), "rels"),
+    (lambda m: m.ndcg([1100, 0], gain="exponential"), "rels"),
+    (lambda m: m.idcg([0, 1024], gain="exponential"), "pool"),
+    (lambda m: m.ndcg([3, 0], pool=[3, 1500], gain="exponential"), "pool"),
+    (lambda m: m.dcg([1023] * 3, gain="exponential"), "rels"),  # each term finite, the sum not
+    (lambda m: m.dcg([1e308] * 3), "rels"),  # linear gain can overflow too
+], ids=["dcg", "ndcg", "idcg", "ndcg-pool", "sum", "linear"])
+def test_a_dcg_that_overflows_a_float_raises_naming_the_argument(module, call, name):
+    with pytest.raises(ValueError, match=f"^{name}: the DCG of these grades overflows"):
+        call(module)
+
+
+def test_the_largest_exponential_gains_that_fit_are_computed():
+    assert rk.dcg([1023], gain="exponential") == 2.0**1023
+    assert rk.ndcg([0, 1000], gain="exponential") == pytest.approx(1 / math.log2(3), rel=1e-12)
+
+
+# --- Järvelin and Kekäläinen's base b (API decision 6) -----------------------------------------
+
+
+@pytest.mark.parametrize("base", [2, 3, 2.5, 10])
+def test_jarvelin_discount_is_1_up_to_rank_b_then_log_b(base):
+    rels = [3, 2, 3, 0, 1, 2, 3, 1, 2, 1, 1, 2]
+    expected = sum(g / max(1.0, math.log(i, base)) for i, g in enumerate(rels, start=1))
+    assert rk.dcg(rels, discount="jarvelin", base=base) == pytest.approx(expected, rel=1e-12)
+    weights = [rk.dcg([0] * (i - 1) + [1], discount="jarvelin", base=base) for i in range(1, 13)]
+    assert all(w == 1.0 for w in weights[: int(base)])
+    assert all(w < 1.0 for w in weights[int(base) + (base != int(base)):])
+
+
+def test_base_2_is_the_default_jarvelin_discount():
+    assert rk.dcg(SEED_RELS, discount="jarvelin", base=2) == rk.dcg(SEED_RELS, discount="jarvelin")
+
+
+def test_a_more_patient_user_discounts_less():
+    dcgs = [rk.dcg(SEED_RELS, discount="jarvelin", base=b) for b in (2, 3, 5, 10)]
+    assert dcgs == sorted(dcgs)
+    assert dcgs[-1] == rk.cumulative_gain(SEED_RELS)  # six ranks, none past b = 10
+
+
+def test_explain_names_the_base_in_the_discount_column(column_like):
+    table = rk.explain.ndcg([3, 2, 1, 1], discount="jarvelin", base=3).table
+    assert "max(1, log3 i)" in table.columns
+    column_like(table, [1, 1, 1, math.log(4, 3)])

@@ -5,6 +5,7 @@ DataFrame, one row per step, ending in the running result), ``.tables`` (a dict 
 and shows itself in Jupyter as its tables and its value.
 """
 
+import importlib
 import inspect
 import math
 
@@ -137,3 +138,41 @@ def test_explanations_of_the_same_call_are_equal_tables():
     assert first.value == second.value
     for a, b in zip(first.tables.values(), second.tables.values()):
         pd.testing.assert_frame_equal(a, b)
+
+
+def _explainers():
+    """Every rk.explain.<name> built from a metric's step function."""
+    return [name for name, obj in vars(rk.explain).items()
+            if callable(obj) and getattr(obj, "__wrapped__", None) is not None]
+
+
+@pytest.mark.parametrize("name", _explainers())
+def test_every_step_function_takes_the_metrics_arguments_by_the_same_names(name):
+    # explain passes arguments by name (issue 11), so a step function must accept each of the
+    # metric's parameters under its own name.
+    metric = getattr(rk, name)
+    module = importlib.import_module(metric.__module__)
+    steps = inspect.signature(getattr(module, f"_{name}_steps")).parameters
+    missing = [p for p in inspect.signature(metric).parameters if p not in steps]
+    assert not missing, f"_{name}_steps lacks {missing}"
+
+
+def test_explain_passes_arguments_by_name_not_by_position():
+    # recall_at_k(rels, k, *, n_relevant, threshold): given by keyword in a different order
+    # than the step function's, they must still land in the right parameters.
+    explanation = rk.explain.recall_at_k([3, 1, 2, 0], 4, threshold=2, n_relevant=5)
+    assert explanation.value == rk.recall_at_k([3, 1, 2, 0], 4, n_relevant=5, threshold=2) == 2 / 5
+
+
+def test_explain_of_a_huge_cutoff_is_a_short_table_ending_in_the_value(running_result):
+    for call in (
+        lambda m: m.average_precision([1, 0, 1], 10**12, n_relevant=3),
+        lambda m: m.reciprocal_rank([0, 1], 10**12),
+        lambda m: m.f_at_k([1, 0, 1], 10**12),
+        lambda m: m.mean_precision_at_ranks([1, 0, 1], 10**12),
+    ):
+        explanation = call(rk.explain)
+        assert len(explanation.table) == 3 + 1000 or len(explanation.table) == 2 + 1000
+        assert explanation.table["i"].iloc[-1] == 10**12
+        assert running_result(explanation.table) == pytest.approx(explanation.value, abs=1e-15)
+        assert explanation.value == call(rk)

@@ -110,3 +110,9 @@ def test_reciprocal_rank_agrees_with_trec_evals_test_outputs(trec_reference, jud
     for qid, rels, _, _, measures in trec_reference.queries(judgments, threshold):
         assert rk.reciprocal_rank(rels, threshold=threshold) == pytest.approx(
             measures["recip_rank"], abs=0.5e-4), qid
+
+
+@pytest.mark.parametrize("k", [3, 1000, 1001, 10**12])
+def test_rr_at_a_cutoff_past_the_end_is_rr_of_the_whole_list(k):
+    assert rk.reciprocal_rank([0, 0, 1], k) == rk.reciprocal_rank([0, 0, 1]) == 1 / 3
+    assert rk.reciprocal_rank([0, 0], k) == 0.0

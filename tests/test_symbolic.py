@@ -123,6 +123,9 @@ def test_float_grades_become_exact_rationals():
         (lambda: symbolic.dcg([1, "2"]), TypeError, "rels"),
         (lambda: symbolic.discount(0), ValueError, "rank"),
         (lambda: symbolic.idcg(sympy.symbols("a b")), TypeError, "pool"),
+        (lambda: symbolic.dcg([1, 2], 2**63), ValueError, "k"),
+        (lambda: symbolic.dcg([1, 2], discount="jarvelin", base=1), ValueError, "base"),
+        (lambda: symbolic.dcg([1, 2], base=3), ValueError, "base"),
     ],
 )
 def test_bad_arguments_raise_errors_that_name_the_argument(call, error, words):
@@ -219,3 +222,20 @@ def test_roc_points_are_rk_roc_curve_as_rationals():
 def test_roc_step_identity_trapezoid_equals_pair_credits():
     trapezoid, pairs = symbolic.roc_step_identity()
     assert sympy.simplify(trapezoid - pairs) == 0
+
+
+def test_k_is_checked_by_the_same_rule_as_rk_dcg():
+    # symbolic used to re-implement the check; both now raise the same error for the same k.
+    from rankedu._validation import NonIntegerCutoffError
+
+    for bad in (1.5, True, "2"):
+        with pytest.raises(NonIntegerCutoffError):
+            symbolic.dcg([1, 2], bad)
+        with pytest.raises(NonIntegerCutoffError):
+            rk.dcg([1, 2], bad)
+
+
+@given(rels=grades, k=cutoffs, base=st.sampled_from([2, 3, 2.5, 10]))
+def test_dcg_with_a_jarvelin_base_equals_rk_dcg(rels, k, base):
+    exact = symbolic.dcg(rels, k, discount="jarvelin", base=base)
+    assert as_float(exact) == pytest.approx(rk.dcg(rels, k, discount="jarvelin", base=base), abs=1e-12)
