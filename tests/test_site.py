@@ -33,6 +33,7 @@ from pathlib import Path
 
 import pytest
 import yaml
+from test_notebooks import toc_entries
 
 ROOT = Path(__file__).resolve().parents[1]
 SITE_ENV = "RANKEDU_SITE_DIR"
@@ -62,11 +63,8 @@ SKIP_REASON = (
 
 def toc_pages() -> list[str]:
     """The site path of every page of _toc.yml, in book order (book/x -> book/x.html)."""
-    toc = yaml.safe_load((ROOT / "_toc.yml").read_text(encoding="utf-8"))
-    files = [toc["root"]]
-    for part in toc.get("parts", []):
-        files += [chapter["file"] for chapter in part.get("chapters", [])]
-    return [f"{file.removesuffix('.ipynb').removesuffix('.md')}.html" for file in files]
+    # _toc.yml is parsed in one place, the notebook guard's toc_entries.
+    return [f"{file.removesuffix('.ipynb').removesuffix('.md')}.html" for file in toc_entries()]
 
 
 PAGES = [*toc_pages(), "genindex.html", "search.html"]
