@@ -20,7 +20,7 @@ export PYTHONHASHSEED := 0
 # Silences the debugger's "frozen modules" warning that every kernel start prints to stderr.
 export PYDEVD_DISABLE_FILE_VALIDATION := 1
 
-.PHONY: help venv book test test-package test-notebooks test-build test-site execute serve lab bench clean distclean
+.PHONY: help venv book test test-package test-notebooks test-build test-site execute serve lab bench bench-per-list clean distclean
 
 help:
 	@echo "make book     set up .venv, execute every chapter and build the site into $(HTML)"
@@ -31,6 +31,8 @@ help:
 	@echo "make lab      open the chapters in JupyterLab"
 	@echo "make bench    time rk.evaluate against pytrec_eval (ranx, trec_eval) on realistic"
 	@echo "              1,000,000- and 10,000,000-line runs, each tool in its own process"
+	@echo "make bench-per-list  time and memory of every per-list function (and rk.explain) at"
+	@echo "              10^6 elements, each in its own process, and the import time of rankedu"
 	@echo "make clean    remove build output and caches (make distclean also removes .venv)"
 
 venv: $(STAMP)
@@ -125,6 +127,12 @@ bench: $(STAMP)
 	-$(BIN)/python -m pip install --quiet -r requirements-bench.txt
 	$(BIN)/python benchmarks/bench_evaluate.py --lines 1000000
 	$(BIN)/python benchmarks/bench_evaluate.py --lines 10000000 --rounds 2
+
+# Every per-list function and its explanation at 10^6 elements (goal: under 2 s and 1 GiB each),
+# cutoffs far past the end of a list, and the import time of rankedu beside pandas'; see
+# benchmarks/bench_per_list.py. Not part of `make test`: it reports, never fails.
+bench-per-list: $(STAMP)
+	$(BIN)/python benchmarks/bench_per_list.py
 
 clean:
 	rm -rf _build .pytest_cache .hypothesis .jupyter_cache *.egg-info

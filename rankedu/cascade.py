@@ -304,8 +304,11 @@ def simulate_cascade(attractiveness, n_users, *, seed) -> np.ndarray:
     rng = np.random.default_rng(seed)
     clicks = np.zeros(n_users, dtype=int)
     reading = np.arange(n_users)
-    # Draw only for the users still reading, rank by rank, so memory stays O(n_users).
+    # Draw only for the users still reading, rank by rank, so memory stays O(n_users); stop
+    # when none is left (drawing for no user draws nothing, so the clicks are the same).
     for rank, p in enumerate(attractiveness, start=1):
+        if not len(reading):
+            break
         clicked_here = rng.random(len(reading)) < p
         clicks[reading[clicked_here]] = rank
         reading = reading[~clicked_here]
