@@ -54,7 +54,7 @@ def harmonic_gap(a: int, b: int) -> float:
     return math.log1p((b - a) / a) + tail(b) - tail(a)
 
 
-def relevance_columns(rels, k=None, threshold=1) -> tuple[dict[str, np.ndarray], np.ndarray]:
+def relevance_columns(rels, k=None, threshold=1, *, k_name="k") -> tuple[dict[str, np.ndarray], np.ndarray]:
     """The per-rank arrays every binary-relevance metric is built from.
 
     One row per rank 1..min(k, n) of the list (the whole list when ``k`` is None): the grade,
@@ -64,10 +64,11 @@ def relevance_columns(rels, k=None, threshold=1) -> tuple[dict[str, np.ndarray],
     the last row is always rank k. Nothing of size k is allocated.
 
     Also returns whether each document of the whole list is relevant, for denominators that
-    count past k.
+    count past k. ``k_name`` is the argument an error about ``k`` names (R-precision cuts at
+    ``n_relevant``).
     """
     grades = as_numbers(rels, "rels")
-    k = as_cutoff(k)
+    k = as_cutoff(k, k_name)
     threshold = as_threshold(threshold)
     listed = grades >= threshold
     n = len(grades)

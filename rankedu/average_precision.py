@@ -2,7 +2,7 @@
 
 Conventions (those of trec_eval's ``m_map.c``):
 
-- A document is relevant when its grade is ``>= threshold`` (default 1).
+- A document is relevant when its grade is ``>= threshold`` (default 1; it must be > 0).
 - AP sums the precision at the rank of each relevant document and divides by R, the number of
   relevant documents of the query (``n_relevant``), so a relevant document that was never
   retrieved contributes a precision of 0. R defaults to the relevant documents in the list
@@ -73,8 +73,8 @@ def average_precision(rels, k=None, *, n_relevant=None, threshold=1) -> float:
         R, the relevant documents of the query, retrieved or not (trec_eval: from the
         judgments). Defaults to the relevant documents in ``rels`` (scikit-learn's
         convention). At least the relevant documents in ``rels``.
-    threshold : float, default 1
-        A document is relevant when its grade is at least this.
+    threshold : float > 0, default 1
+        A document is relevant when its grade is at least this (so a grade of 0 never is).
 
     Returns
     -------
@@ -139,8 +139,8 @@ def mean_average_precision(list_of_rels, *, n_relevant=None, threshold=1) -> flo
         One ranked list of grades per query.
     n_relevant : sequence of int, optional
         R for each query, in the same order; by default each list's own relevant count.
-    threshold : float, default 1
-        A document is relevant when its grade is at least this.
+    threshold : float > 0, default 1
+        A document is relevant when its grade is at least this (so a grade of 0 never is).
 
     Returns
     -------
@@ -237,8 +237,8 @@ def interpolated_precision(rels, recall, *, n_relevant=None, threshold=1, conven
     n_relevant : int >= 0, optional
         R, the relevant documents of the query, retrieved or not; by default the relevant
         documents in ``rels``.
-    threshold : float, default 1
-        A document is relevant when its grade is at least this.
+    threshold : float > 0, default 1
+        A document is relevant when its grade is at least this (so a grade of 0 never is).
     convention : {"textbook", "trec_eval", "trec_eval_9"}, default "textbook"
         How the level becomes c, the relevant documents a rank must have reached (at or above
         it) to count. ``"textbook"`` (Manning et al., 2008): recall at least ``recall``, so
@@ -290,8 +290,8 @@ def eleven_point_average_precision(rels, *, n_relevant=None, threshold=1, conven
         Grades of the retrieved documents in rank order, rank 1 first.
     n_relevant : int >= 0, optional
         R; by default the relevant documents in ``rels``.
-    threshold : float, default 1
-        A document is relevant when its grade is at least this.
+    threshold : float > 0, default 1
+        A document is relevant when its grade is at least this (so a grade of 0 never is).
     convention : {"textbook", "trec_eval", "trec_eval_9"}, default "textbook"
         How a recall level becomes a number of relevant documents; see
         :func:`interpolated_precision`. pytrec_eval's ``11pt_avg`` is ``"trec_eval_9"``.
@@ -346,8 +346,8 @@ def mean_precision_at_ranks(rels, k=None, *, threshold=1) -> float:
     k : int >= 1 or None, optional
         The last rank averaged; the whole list by default. Ranks past the end of a short list
         count as non-relevant, as for :func:`precision_at_k`.
-    threshold : float, default 1
-        A document is relevant when its grade is at least this.
+    threshold : float > 0, default 1
+        A document is relevant when its grade is at least this (so a grade of 0 never is).
 
     Returns
     -------

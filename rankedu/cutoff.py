@@ -2,9 +2,11 @@
 
 Conventions (those of trec_eval's ``m_P.c``, ``m_recall.c`` and ``m_Rprec.c``):
 
-- A document is relevant when its grade is ``>= threshold`` (default 1).
+- A document is relevant when its grade is ``>= threshold`` (default 1, and it must be > 0, as
+  ``rankedu.evaluate`` requires, so that a grade of 0 is never relevant).
 - P@k always divides by ``k``: ranks past the end of a list shorter than ``k`` count as
   retrieved non-relevant documents, so a system is not rewarded for returning fewer results.
+  They are counted, not stored: a cutoff of 10**9 on a short list costs what the list costs.
 - R@k divides by ``n_relevant``, the relevant documents of the query; it defaults to the
   relevant documents in the list itself, and the result is 0.0 when that is 0.
 - R-precision is P@R with R = ``n_relevant``; it is 0.0 when R is 0.
@@ -46,8 +48,8 @@ def precision_at_k(rels, k, *, threshold=1) -> float:
         Grades of the retrieved documents in rank order, rank 1 first.
     k : int >= 1 or None
         The cutoff.
-    threshold : float, default 1
-        A document is relevant when its grade is at least this.
+    threshold : float > 0, default 1
+        A document is relevant when its grade is at least this (so a grade of 0 never is).
 
     Returns
     -------
@@ -108,8 +110,8 @@ def recall_at_k(rels, k, *, n_relevant=None, threshold=1) -> float:
         The cutoff.
     n_relevant : int >= 0, optional
         Relevant documents of the query, retrieved or not; at least those in ``rels``.
-    threshold : float, default 1
-        A document is relevant when its grade is at least this.
+    threshold : float > 0, default 1
+        A document is relevant when its grade is at least this (so a grade of 0 never is).
 
     Returns
     -------
@@ -145,7 +147,7 @@ def _r_precision_steps(rels, n_relevant=None, threshold=1) -> Steps:
     columns, listed = relevance_columns(rels, None, threshold)
     total = relevant_count(listed, n_relevant)
     if total:
-        columns, _ = relevance_columns(rels, total, threshold)
+        columns, _ = relevance_columns(rels, total, threshold, k_name="n_relevant")
     else:
         columns = {name: column[:0] for name, column in columns.items()}
     return Steps(last(columns["P@i"]), {"P@R": columns})
@@ -172,8 +174,8 @@ def r_precision(rels, *, n_relevant=None, threshold=1) -> float:
         Grades of the retrieved documents in rank order, rank 1 first.
     n_relevant : int >= 0, optional
         Relevant documents of the query, retrieved or not; at least those in ``rels``.
-    threshold : float, default 1
-        A document is relevant when its grade is at least this.
+    threshold : float > 0, default 1
+        A document is relevant when its grade is at least this (so a grade of 0 never is).
 
     Returns
     -------
@@ -229,8 +231,8 @@ def f_at_k(rels, k, *, beta=1.0, n_relevant=None, threshold=1) -> float:
         How many times as much recall counts as precision (beta > 1 favours recall).
     n_relevant : int >= 0, optional
         Relevant documents of the query, retrieved or not; at least those in ``rels``.
-    threshold : float, default 1
-        A document is relevant when its grade is at least this.
+    threshold : float > 0, default 1
+        A document is relevant when its grade is at least this (so a grade of 0 never is).
 
     Returns
     -------
@@ -277,8 +279,8 @@ def precision_recall_curve(rels, *, n_relevant=None, threshold=1, interpolate=Fa
     n_relevant : int >= 0, optional
         Relevant documents of the query, retrieved or not; at least those in ``rels``.
         Recall divides by it, so the curve ends below recall 1 when some are never retrieved.
-    threshold : float, default 1
-        A document is relevant when its grade is at least this.
+    threshold : float > 0, default 1
+        A document is relevant when its grade is at least this (so a grade of 0 never is).
     interpolate : bool, default False
         Replace each precision by the maximum precision at the same or a later rank.
 

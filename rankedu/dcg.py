@@ -149,9 +149,10 @@ def dcg(rels, k=None, *, gain="linear", discount="log2", base=2) -> float:
     Why a logarithm: a user reads down the list and is ever less likely to get to the next
     rank, so a document's gain should count less the lower it is ranked; dividing by a
     logarithm of the rank reduces the credit smoothly and slowly, so that documents far down
-    the list still count (Järvelin and Kekäläinen, 2002). Their base b models the user's
+    the list still count (Järvelin and Kekäläinen, 2002). Their log base b models the user's
     patience: no discount for the first b ranks, and the larger b, the gentler the discount
-    after them (b = 2 for an impatient user, b = 10 for a patient one).
+    after them (b = 2 halves the credit by rank 4; b = 10 leaves the first ten ranks whole and
+    halves it only at rank 100).
 
     Parameters
     ----------

@@ -310,8 +310,8 @@ def plot_precision_recall_at_k(rels, *, n_relevant=None, threshold=1, ax=None):
         Grades of the retrieved documents in rank order, rank 1 first.
     n_relevant : int >= 0, optional
         Relevant documents of the query, retrieved or not (the denominator of R@k).
-    threshold : float, default 1
-        A document is relevant when its grade is at least this.
+    threshold : float > 0, default 1
+        A document is relevant when its grade is at least this (so a grade of 0 never is).
     ax : matplotlib Axes, optional
         Where to draw; a new figure's axes by default.
 
@@ -354,8 +354,8 @@ def plot_precision_recall_curve(rels, *, n_relevant=None, threshold=1, interpola
         Grades of the retrieved documents in rank order, rank 1 first.
     n_relevant : int >= 0, optional
         Relevant documents of the query, retrieved or not (the denominator of recall).
-    threshold : float, default 1
-        A document is relevant when its grade is at least this.
+    threshold : float > 0, default 1
+        A document is relevant when its grade is at least this (so a grade of 0 never is).
     interpolated : bool, default True
         Also draw the interpolated precision (the best precision at the same or a higher
         recall) as a step line.
@@ -443,8 +443,8 @@ def plot_average_precision_area(rels, *, n_relevant=None, threshold=1, ax=None):
         Grades of the retrieved documents in rank order, rank 1 first.
     n_relevant : int >= 0, optional
         R, the relevant documents of the query, retrieved or not.
-    threshold : float, default 1
-        A document is relevant when its grade is at least this.
+    threshold : float > 0, default 1
+        A document is relevant when its grade is at least this (so a grade of 0 never is).
     ax : matplotlib Axes, optional
         Where to draw (for instance over :func:`plot_precision_recall_curve`); a new figure's
         axes by default.

@@ -1,9 +1,10 @@
 """Reciprocal rank (RR) and mean reciprocal rank (MRR).
 
 Conventions (those of trec_eval's ``m_recip_rank.c``): a document is relevant when its grade is
-``>= threshold`` (default 1); RR is 1 / the rank of the first relevant document, and 0.0 when
-there is none in the list (or in the top ``k``). Everything after the first relevant document is
-ignored. The chapter "Reciprocal rank and MRR" (``book/reciprocal_rank.ipynb``) explains it.
+``>= threshold`` (default 1; it must be > 0); RR is 1 / the rank of the first relevant document,
+and 0.0 when there is none in the list (or in the top ``k``). Everything after the first
+relevant document is ignored. The chapter "Reciprocal rank and MRR"
+(``book/reciprocal_rank.ipynb``) explains it.
 """
 
 from __future__ import annotations
@@ -53,8 +54,8 @@ def reciprocal_rank(rels, k=None, *, threshold=1) -> float:
         Grades of the retrieved documents in rank order, rank 1 first.
     k : int >= 1 or None, optional
         Only the top ``k`` ranks are looked at (``RR@k``).
-    threshold : float, default 1
-        A document is relevant when its grade is at least this.
+    threshold : float > 0, default 1
+        A document is relevant when its grade is at least this (so a grade of 0 never is).
 
     Returns
     -------
@@ -100,8 +101,8 @@ def mean_reciprocal_rank(list_of_rels, *, threshold=1) -> float:
     ----------
     list_of_rels : sequence of sequences of float
         One ranked list of grades per query.
-    threshold : float, default 1
-        A document is relevant when its grade is at least this.
+    threshold : float > 0, default 1
+        A document is relevant when its grade is at least this (so a grade of 0 never is).
 
     Returns
     -------

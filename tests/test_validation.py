@@ -443,3 +443,8 @@ def test_a_base_other_than_2_with_the_log2_discount_raises_naming_base(module, n
         call(module, base=3)
     same = call(module, base=2.0), call(module)
     assert [getattr(value, "value", value) for value in same] == [same[1] if module is rk else same[1].value] * 2
+
+
+@pytest.mark.parametrize("module", MODULES)
+def test_an_n_relevant_beyond_int64_in_r_precision_raises_naming_n_relevant(module):
+    check(lambda m, n: m.r_precision([1, 0, 1], n_relevant=n), module, 2**63, "n_relevant", VALUE)
