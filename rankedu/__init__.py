@@ -10,7 +10,7 @@ at https://github.com/rankedu/rankedu.
 """
 
 from rankedu import explain
-from rankedu.auc import gauc, roc_auc, roc_curve
+from rankedu.auc import DeLongResult, auc_standard_error, delong_test, gauc, roc_auc, roc_curve
 from rankedu.average_precision import (
     average_precision,
     eleven_point_average_precision,
@@ -47,9 +47,11 @@ __version__ = "0.1.0"
 
 __all__ = [
     "ConfusionMatrix",
+    "DeLongResult",
     "Explanation",
     "QueryMismatchWarning",
     "accuracy",
+    "auc_standard_error",
     "average_precision",
     "bootstrap_ci",
     "cascade_metric",
@@ -57,6 +59,7 @@ __all__ = [
     "confusion_matrix",
     "cumulative_gain",
     "dcg",
+    "delong_test",
     "eleven_point_average_precision",
     "err",
     "evaluate",

@@ -11,6 +11,7 @@ from __future__ import annotations
 import numbers
 
 import numpy as np
+import pandas as pd
 
 
 class NonIntegerCutoffError(ValueError, TypeError):
@@ -73,6 +74,34 @@ def as_probabilities(values, name: str) -> np.ndarray:
         raise ValueError(
             f"{name} must hold probabilities in [0, 1], got {array[position]:g} at position {position}"
         )
+    return array
+
+
+# The kinds of group id pandas.api.types.infer_dtype reports that sort and compare within one kind.
+GROUP_ID_KINDS = ("string", "bytes", "integer", "floating", "mixed-integer-float", "boolean",
+                  "datetime64", "datetime", "date", "timedelta64", "timedelta", "empty")
+
+
+def as_group_ids(values, name: str) -> np.ndarray:
+    """Return group ids as a 1-D array of one kind (strings, numbers...), or raise naming ``name``.
+
+    A missing id (None, NaN, ``pd.NA``, NaT) is a ``ValueError``: its rows belong to no known
+    group, and dropping or pooling them would be silent. Ids of mixed kinds (``"a"`` and ``1``)
+    are a ``TypeError``.
+    """
+    if isinstance(values, (str, bytes)) or not hasattr(values, "__len__"):
+        raise TypeError(f"{name} must be a sequence of group ids, got {type(values).__name__}")
+    # A list keeps its items' own types (numpy would turn ["a", 1] into the strings "a", "1").
+    array = np.asarray(values) if hasattr(values, "dtype") else np.array(list(values), dtype=object)
+    if array.ndim != 1:
+        raise ValueError(f"{name} must be one-dimensional, got an array of shape {array.shape}")
+    missing = pd.isna(array)
+    if missing.any():
+        position = int(np.flatnonzero(missing)[0])
+        raise ValueError(f"{name} must not hold missing ids, got {array[position]!r} at position {position}")
+    kind = pd.api.types.infer_dtype(array, skipna=False)
+    if kind not in GROUP_ID_KINDS:
+        raise TypeError(f"{name} must hold ids of one type (all strings or all numbers), got {kind} values")
     return array
 
 
