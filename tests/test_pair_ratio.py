@@ -8,7 +8,7 @@ import math
 
 import numpy as np
 import pytest
-from hypothesis import given
+from hypothesis import assume, given
 from hypothesis import strategies as st
 
 import rankedu as rk
@@ -75,23 +75,18 @@ def test_reversed_order_has_ratio_zero():
     assert rk.pair_ratio([3, 2, 1, 0], [1.0, 2.0, 3.0, 4.0]) == 0.0
 
 
-def test_no_comparable_pair_is_not_silently_nan():
-    # 0/0: all grades equal. The contract forbids a silent NaN: a number or a ValueError.
-    try:
-        value = rk.pair_ratio([1, 1, 1], [0.3, 0.2, 0.1])
-    except ValueError as exc:
-        assert "grades" in str(exc)
-    else:
-        assert type(value) is float
-        assert not math.isnan(value)
+def test_no_pair_to_judge_is_nan_not_the_value_of_a_reversed_ranking():
+    # API decision 5 (issue 10): 0/0 is "no pair to judge", nan, documented; it used to be 0.0,
+    # the value of a fully reversed ranking, while gamma said 0 for the same input.
+    assert math.isnan(rk.pair_ratio([1, 1, 1], [0.3, 0.2, 0.1]))  # every grade the same
+    assert math.isnan(rk.pair_ratio([2, 1, 0], [0.5, 0.5, 0.5]))  # every score the same
+    assert math.isnan(rk.pair_ratio([1, 0], [0.5, 0.5]))
+    assert math.isnan(rk.goodman_kruskal_gamma([2, 1, 0], [0.5, 0.5, 0.5]))
 
 
-def test_no_concordant_pair_gives_0_as_the_docstring_says_including_0_over_0():
-    # The contract fixes only C > 0, D = 0 -> inf; the docstring fixes the rest: 0.0 when
-    # there is no concordant pair, whether or not there are discordant ones.
-    assert rk.pair_ratio([1, 1, 1], [0.3, 0.2, 0.1]) == 0.0
-    assert rk.pair_ratio([1, 0], [0.5, 0.5]) == 0.0
+def test_no_concordant_pair_but_some_discordant_gives_0():
     assert rk.pair_ratio([1, 0], [0.1, 0.5]) == 0.0
+    assert rk.pair_ratio([3, 2, 1, 0], [1.0, 2.0, 3.0, 4.0]) == 0.0
 
 
 # --- properties -----------------------------------------------------------------------------
@@ -108,6 +103,8 @@ def test_pair_ratio_matches_the_pair_count(pairs):
         assert rk.pair_ratio(grades, scores) == pytest.approx(concordant / discordant, abs=1e-12)
     elif concordant:
         assert rk.pair_ratio(grades, scores) == math.inf
+    else:
+        assert math.isnan(rk.pair_ratio(grades, scores))
 
 
 @given(st.lists(st.integers(0, 3), min_size=2, max_size=12).filter(lambda g: len(set(g)) > 1))
@@ -160,8 +157,8 @@ graded_lists = st.integers(2, 12).flatmap(
 def test_kendall_tau_b_equals_scipys_default_kendalltau(case):
     grades, scores = case
     expected = _stats.kendalltau(grades, scores).statistic
-    if math.isnan(expected):  # scipy gives NaN when every grade or every score is the same
-        assert rk.kendall_tau(grades, scores) == 0.0
+    if math.isnan(expected):  # every grade or every score the same: 0/0, nan in both
+        assert math.isnan(rk.kendall_tau(grades, scores))
     else:
         assert math.isclose(rk.kendall_tau(grades, scores), expected, abs_tol=1e-12)
 
@@ -179,11 +176,14 @@ def test_gamma_is_ratio_minus_one_over_ratio_plus_one(case):
     grades, scores = case
     c, d = _brute_force_counts(grades, scores)
     gamma = rk.goodman_kruskal_gamma(grades, scores)
-    assert math.isclose(gamma, (c - d) / (c + d) if c + d else 0.0, abs_tol=1e-12)
     ratio = rk.pair_ratio(grades, scores)
+    if c + d == 0:
+        assert math.isnan(gamma) and math.isnan(ratio)
+        return
+    assert math.isclose(gamma, (c - d) / (c + d), abs_tol=1e-12)
     if d > 0:
         assert math.isclose(gamma, (ratio - 1) / (ratio + 1), abs_tol=1e-12)
-    elif c > 0:
+    else:
         assert ratio == math.inf and gamma == 1.0
 
 
@@ -223,3 +223,160 @@ def test_for_0_1_labels_without_score_ties_ratio_is_auc_over_one_minus_auc(label
     else:
         assert math.isclose(ratio, auc / (1 - auc), rel_tol=1e-12)
     assert math.isclose(rk.goodman_kruskal_gamma(labels, scores), 2 * auc - 1, abs_tol=1e-12)
+
+
+# --- O(n log n) counting (Knight, 1966), checked against the O(n^2) definition ---------------
+
+from rankedu.pair_ratio import MAX_LISTED, _inversions, _pair_counts
+
+
+def brute_force_counts(grades, scores):
+    """Every pair, classified one by one: the definition the fast count must reproduce."""
+    counts = dict.fromkeys(["pairs", "tied grades", "tied scores", "tied both", "concordant",
+                            "discordant"], 0)
+    for i, j in itertools.combinations(range(len(grades)), 2):
+        dg, ds = grades[i] - grades[j], scores[i] - scores[j]
+        counts["pairs"] += 1
+        counts["tied grades"] += dg == 0
+        counts["tied scores"] += ds == 0
+        counts["tied both"] += dg == 0 and ds == 0
+        counts["concordant"] += dg * ds > 0
+        counts["discordant"] += dg * ds < 0
+    return {"n": len(grades), **counts}
+
+
+# Few distinct values, so that ties in grade, in score and in both are the rule.
+tied_lists = st.integers(0, 60).flatmap(
+    lambda n: st.tuples(
+        st.lists(st.integers(0, 3), min_size=n, max_size=n),
+        st.lists(st.integers(-2, 3).map(lambda s: s / 2), min_size=n, max_size=n),
+    )
+)
+
+
+@given(tied_lists)
+def test_knight_counts_equal_the_pair_by_pair_counts_with_many_ties(case):
+    grades, scores = case
+    assert _pair_counts(grades, scores) == brute_force_counts(grades, scores)
+
+
+@given(st.lists(st.integers(0, 40), max_size=200))
+def test_inversion_count_equals_the_brute_force_count(values):
+    expected = sum(a > b for a, b in itertools.combinations(values, 2))
+    assert _inversions(np.array(values, dtype=np.int64)) == expected
+
+
+@given(tied_lists)
+def test_gamma_is_one_minus_two_over_ratio_plus_one_including_inf_and_nan(case):
+    # gamma = (rho - 1)/(rho + 1) = 1 - 2/(rho + 1); the second form is defined at rho = inf
+    # (gamma 1) and propagates nan (no pair to judge), so the identity holds everywhere.
+    grades, scores = case
+    rho, gamma = rk.pair_ratio(grades, scores), rk.goodman_kruskal_gamma(grades, scores)
+    if math.isnan(rho):
+        assert math.isnan(gamma)
+    else:
+        assert math.isclose(gamma, 1 - 2 / (rho + 1), rel_tol=1e-12, abs_tol=1e-12)
+        if rho == math.inf:
+            assert gamma == 1.0
+
+
+@given(tied_lists)
+def test_kendall_tau_b_equals_scipy_with_many_ties_and_nan_where_scipy_has_nan(case):
+    grades, scores = case
+    if len(grades) < 2:  # scipy warns on fewer than two values; tau is 0/0 there
+        assert math.isnan(rk.kendall_tau(grades, scores))
+        assert math.isnan(rk.kendall_tau(grades, scores, variant="a"))
+        return
+    expected = float(_stats.kendalltau(grades, scores).statistic)
+    value = rk.kendall_tau(grades, scores)
+    assert (math.isnan(value) and math.isnan(expected)) or math.isclose(value, expected, abs_tol=1e-12)
+
+
+@given(tied_lists.filter(lambda case: len(set(case[0])) > 1))
+def test_c_minus_d_over_pairs_untied_in_grade_is_scipys_somers_d(case):
+    grades, scores = case
+    assume(len(set(scores)) > 1)  # scipy 1.17's somersd is nan for a single score (0 here)
+    counts = _pair_counts(grades, scores)
+    somers = (counts["concordant"] - counts["discordant"]) / (counts["pairs"] - counts["tied grades"])
+    assert math.isclose(somers, float(_stats.somersd(grades, scores).statistic), abs_tol=1e-12)
+
+
+@given(
+    st.lists(st.integers(0, 1), min_size=2, max_size=40).filter(lambda y: 0 < sum(y) < len(y)),
+    st.data(),
+)
+def test_for_0_1_labels_two_auc_minus_one_is_somers_d_even_with_tied_scores(labels, data):
+    scores = data.draw(st.lists(st.integers(0, 4), min_size=len(labels), max_size=len(labels)))
+    assume(len(set(scores)) > 1)  # scipy 1.17's somersd is nan for a single score (0 here)
+    auc = rk.roc_auc(labels, scores)
+    assert math.isclose(2 * auc - 1, float(_stats.somersd(labels, scores).statistic), abs_tol=1e-12)
+
+
+def test_two_auc_minus_one_is_gamma_not_kendall_tau_for_30_positives_and_70_negatives():
+    # Review B's example shape: 0/1 labels tie in most pairs, so tau-b is far from 2 AUC - 1.
+    rng = np.random.default_rng(7)
+    labels = np.r_[np.ones(30, dtype=int), np.zeros(70, dtype=int)]
+    scores = rng.normal(size=100) + 0.8 * labels  # distinct scores, positives pushed up
+    assert len(set(scores)) == 100
+    auc = rk.roc_auc(labels, scores)
+    assert math.isclose(rk.goodman_kruskal_gamma(labels, scores), 2 * auc - 1, abs_tol=1e-12)
+    tau_b = rk.kendall_tau(labels, scores)
+    assert math.isclose(tau_b, float(_stats.kendalltau(labels, scores).statistic), abs_tol=1e-12)
+    assert tau_b < 0.7 * (2 * auc - 1)
+
+
+def test_counts_of_a_large_tied_input_agree_with_scipy():
+    rng = np.random.default_rng(2026)
+    grades = rng.integers(0, 5, 200_000)
+    scores = np.round(grades + rng.normal(0, 2, grades.size), 1)
+    assert math.isclose(rk.kendall_tau(grades, scores), float(_stats.kendalltau(grades, scores).statistic),
+                        abs_tol=1e-12)
+    counts = _pair_counts(grades, scores)
+    somers = (counts["concordant"] - counts["discordant"]) / (counts["pairs"] - counts["tied grades"])
+    assert math.isclose(somers, float(_stats.somersd(grades, scores).statistic), abs_tol=1e-12)
+
+
+def test_pair_ratio_of_a_million_documents_is_counted_without_listing_pairs():
+    rng = np.random.default_rng(1)
+    grades = rng.integers(0, 4, 1_000_000)
+    scores = grades + rng.random(grades.size)  # every pair with different grades in order
+    assert rk.pair_ratio(grades, scores) == math.inf
+    assert rk.goodman_kruskal_gamma(grades, scores) == 1.0
+
+
+# --- the explanations -------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize("name", ["pair_ratio", "kendall_tau", "goodman_kruskal_gamma"])
+@given(case=tied_lists)
+def test_explanation_value_is_the_function_and_its_pairs_give_the_same_counts(name, case):
+    grades, scores = case
+    explanation = getattr(rk.explain, name)(grades, scores)
+    value = getattr(rk, name)(grades, scores)
+    assert explanation.value == value or (math.isnan(value) and math.isnan(explanation.value))
+    pairs = explanation.tables["pairs"]
+    counts = brute_force_counts(grades, scores)
+    assert (pairs["verdict"] == "concordant").sum() == counts["concordant"]
+    assert (pairs["verdict"] == "discordant").sum() == counts["discordant"]
+    if len(pairs):
+        assert (pairs["C"].iloc[-1], pairs["D"].iloc[-1]) == (counts["concordant"], counts["discordant"])
+
+
+@pytest.mark.parametrize("name", ["kendall_tau", "goodman_kruskal_gamma"])
+def test_explanation_of_tau_and_gamma_ends_in_the_value(name, running_result):
+    explanation = getattr(rk.explain, name)(SEED_GRADES, SEED_SCORES)
+    assert running_result(explanation.table) == explanation.value == getattr(rk, name)(SEED_GRADES, SEED_SCORES)
+    assert len(explanation.tables["pairs"]) == 6
+
+
+def test_explain_kendall_tau_takes_the_variant():
+    explanation = rk.explain.kendall_tau([1, 1, 0, 0], [4, 3, 2, 1], variant="a")
+    assert explanation.value == rk.kendall_tau([1, 1, 0, 0], [4, 3, 2, 1], variant="a") == 4 / 6
+
+
+@pytest.mark.parametrize("name", ["pair_ratio", "kendall_tau", "goodman_kruskal_gamma"])
+def test_explanation_refuses_to_list_the_pairs_of_more_than_max_listed_documents(name):
+    grades = np.arange(MAX_LISTED + 1) % 3
+    with pytest.raises(ValueError, match=r"grades: 2,001 documents make 2,001,000 pairs, too many to list"):
+        getattr(rk.explain, name)(grades, grades)
+    assert getattr(rk, name)(grades, grades) == (math.inf if name == "pair_ratio" else 1.0)
