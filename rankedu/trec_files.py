@@ -1,15 +1,47 @@
-"""Reading TREC files: a run or qrels file, a DataFrame or a dict of dicts becomes a table of codes.
+"""Reading TREC files: a run or qrels file, a DataFrame or a dict of dicts becomes integer codes.
 
-``read_qrels`` and ``read_run`` return pandas frames; ``_load`` turns any accepted input into a
-:class:`_Table` (integer codes of queries and documents, and their values), which
-:mod:`rankedu.trec`'s ``evaluate`` works on.
+:func:`read_qrels` and :func:`read_run` return pandas frames. :func:`_load_pair` turns the two
+inputs of ``evaluate`` (each a path, ``"-"`` for standard input, a frame or a dict of dicts) into
+two :class:`_Table`\\ s of integer codes that share one vocabulary of query ids and one of
+docnos, so that joining a run with its judgments compares integers, never strings.
+
+How a file is read (trec_eval 10's rules, with rankedu's differences stated):
+
+- One record per line: a qrels line is ``qid iter docno rel``, exactly four fields; a run line
+  is ``qid Q0 docno rank score tag``, at least six (text after the sixth is ignored, as
+  trec_eval ignores it). Fields are separated by runs of ASCII whitespace (space, tab, vertical
+  tab, form feed: C's ``isspace``, as trec_eval splits). A line ends at LF, CRLF or a lone CR.
+- Blank lines are skipped. A line whose first non-blank character is ``#`` is a comment and is
+  skipped. trec_eval 10 skips a line that starts with ``#`` in its first column; rankedu also
+  allows blanks before the ``#``, so a query id never begins with ``#``. A ``#`` after the first
+  character of a field (a docno such as ``CR93E-3103#37``) is text.
+- The text is UTF-8. A UTF-8 byte order mark at the start of the file is dropped. trec_eval
+  keeps those three bytes as part of the first query id, which then matches no query of the
+  other file; the mark is an editor's note about the encoding, not part of any id, so rankedu
+  drops it. Bytes that are not UTF-8 are an error naming the line.
+- ``rel`` and ``rank`` are decimal integers between -2**63 and 2**63 - 1, optionally signed; an
+  integer written with a zero fraction (``1.0``) is read as that integer. trec_eval ignores the
+  rank field and reads ``rel`` with ``atol`` (``1.5`` as 1): rankedu rejects both instead of
+  guessing. ``score`` is a finite decimal number (``1e-3`` allowed; ``nan``, ``inf`` and values
+  beyond double precision's range are errors), read in double precision as trec_eval 10 does.
+- Any malformed line is a ``ValueError`` naming the file and the line number; so is a document
+  listed twice for one query. A file is read once, so a pipe works, and ``"-"`` reads standard
+  input (as trec_eval 10 does).
+
+The bulk of a file is parsed by pandas' C parser, on one space when the file is single-spaced
+(much faster than on ``\\s+``); only when that fails is the file scanned line by line, to name
+the culprit.
 """
 
 from __future__ import annotations
 
+import codecs
+import csv
 import io
 import math
 import os
+import re
+import sys
 from collections.abc import Mapping
 from dataclasses import dataclass
 
@@ -23,271 +55,257 @@ __all__ = ["read_qrels", "read_run"]
 RUN_COLUMNS = ("qid", "q0", "docno", "rank", "score", "tag")
 QRELS_COLUMNS = ("qid", "iter", "docno", "rel")
 
+#: The name that reads standard input instead of a file (as trec_eval 10 accepts it).
+STDIN = "-"
+
+_KINDS = {
+    # kind: (columns, the column holding the values, the integer column, min fields, max fields)
+    "run": (RUN_COLUMNS, "score", "rank", 6, None),
+    "qrels": (QRELS_COLUMNS, "rel", "rel", 4, 4),
+}
+
+_INT64 = (-(2**63), 2**63 - 1)
+# What an integer field may hold: digits, a sign, and at most a zero fraction ("1.0").
+_INTEGER = re.compile(r"[+-]?([0-9]+)(?:\.0*)?")
+# A decimal number as pandas' C parser reads it (and Python's float does), without Python's
+# extras (underscores, surrounding blanks) that pandas rejects.
+_DECIMAL = re.compile(r"[+-]?(?:[0-9]+\.?[0-9]*|\.[0-9]+)(?:[eE][+-]?[0-9]+)?")
+_NOT_FINITE = re.compile(r"[+-]?(?:inf|infinity|nan)", re.IGNORECASE)
+# A comment line, from the end of the previous line (or the start of the file) to its own end.
+_COMMENT = re.compile(rb"(^|\n)[ \t]*#[^\n]*")
+# Vertical tab and form feed separate fields (C's isspace); pandas splits only on space and tab.
+_OTHER_BLANKS = bytes.maketrans(b"\v\f", b"  ")
+
 
 @dataclass
 class _Table:
-    """One input, as category codes: query and document codes, their names, and the values."""
+    """One input as integer codes: which query and document each row is, and its value.
+
+    ``docnos`` is in no particular order (first seen first): ordering a million docno strings
+    costs more than the rest of an evaluation, and docnos matter only to break ties in score,
+    which :func:`_docno_order` does for the few that tie. ``qids`` is sorted as strings.
+    """
 
     qid_codes: np.ndarray  # int64, index into qids
-    qids: pd.Index  # query ids (str)
+    qids: pd.Index  # query ids (str), sorted
     doc_codes: np.ndarray  # int64, index into docnos
-    docnos: pd.Index  # document ids (str)
+    docnos: pd.Index  # document ids (str), unsorted; shared by both tables of _load_pair
     values: np.ndarray  # float64: scores of a run, grades of qrels
-    origin: str  # the file name, or a description of the object, for error messages
-    path: str | None = None  # the file, if read from one (to find a bad line's number)
+    origin: str  # how messages name the input: "run file 'x.run'", "qrels", ...
 
 
-_KINDS = {
-    # kind: (columns read, column holding the values, its dtype, minimum fields, maximum fields)
-    "run": (RUN_COLUMNS, "score", np.float64, 6, None),
-    "qrels": (QRELS_COLUMNS, "rel", np.int64, 4, 4),
-}
+@dataclass
+class _Rows:
+    """One input before encoding: its ids as Python strings, and its values."""
+
+    qid: np.ndarray  # object array of str
+    docno: np.ndarray  # object array of str
+    values: np.ndarray  # float64
+    origin: str
+    data: bytes | None = None  # the file's text, to find the line of a duplicate
 
 
-def _read_file(path, kind: str, *, text: bool = False) -> tuple[pd.DataFrame, _Table]:
-    """Parse a TREC file with pandas' C parser; on any problem, find the bad line and raise.
+# --------------------------------------------------------------------------------------------
+# Files
 
-    ``text=True`` keeps every column as it is written (for :func:`read_run`); otherwise the
-    fields no measure uses are read as categories, which is cheaper.
-    """
+
+def _read_bytes(path, kind: str) -> tuple[bytes, str]:
+    """The whole file (or standard input for ``"-"``), read once, and how messages name it."""
+    if isinstance(path, str) and path == STDIN:
+        return sys.stdin.buffer.read(), f"{kind} file '-' (standard input)"
     path = os.fspath(path)
     with open(path, "rb") as file:
-        data = file.read()
+        return file.read(), f"{kind} file {path!r}"
+
+
+def _normalise(data: bytes) -> bytes:
+    """Drop a leading byte order mark, end every line with LF, blank out comment lines, and turn
+    \\v and \\f into spaces.
+
+    Every line keeps its place, so a line number counted in the result is the file's.
+    """
+    if data.startswith(codecs.BOM_UTF8):
+        data = data[len(codecs.BOM_UTF8):]
+    if b"\r" in data:
+        # CRLF and a lone CR end a line. pandas agrees, except that it keeps a blank line after
+        # a lone CR as a row of empty fields; with LF only, CRLF files also take the fast path.
+        data = data.replace(b"\r\n", b"\n").replace(b"\r", b"\n")
+    if b"\v" in data or b"\f" in data:
+        data = data.translate(_OTHER_BLANKS)
+    if b"#" in data:
+        data = _COMMENT.sub(rb"\1", data)
+    return data
+
+
+def _read_file(path, kind: str, *, text: bool = False) -> tuple[pd.DataFrame | None, _Rows]:
+    """Parse a TREC file; on any problem, find the bad line and raise.
+
+    ``text=True`` also returns every column as a frame (for :func:`read_run` and
+    :func:`read_qrels`); otherwise the frame is None and only what a measure needs is kept.
+    """
+    raw, origin = _read_bytes(path, kind)
+    data = _normalise(raw)
     # Splitting on one space is much faster than on the regex \s+. Where fields are separated
-    # otherwise (two spaces, a leading space) it leaves an empty field, which a check below
-    # catches, and the file is read again on \s+; a tab or CR anywhere goes to \s+ directly.
-    separators = [r"\s+"] if b"\t" in data or b"\r" in data else [" ", r"\s+"]
+    # otherwise (two spaces, a space at the start of a line) it leaves an empty field, which
+    # _parse catches, and the text is parsed again on \s+; a tab goes to \s+ directly.
+    separators = [r"\s+"] if b"\t" in data else [" ", r"\s+"]
     for sep in separators:
-        parsed = _parse(io.BytesIO(data), kind, text, sep)
+        parsed = _parse(data, kind, sep, text)
         if parsed is not None:
             break
     else:
-        _raise_bad_line(path, kind)
-    frame, table = parsed
-    table.origin = table.path = path
-    _check_unique(table, kind)
-    if text:
-        frame = frame.astype({"qid": str, "docno": str})
-    return frame, table
+        _raise_bad_line(data, kind, origin)
+    frame, rows = parsed
+    rows.origin, rows.data = origin, data
+    return frame, rows
 
 
-def _parse(source, kind: str, text: bool, sep: str) -> tuple[pd.DataFrame, _Table] | None:
-    """The file as a frame and a table, or None if some line does not parse."""
-    columns, value_column, value_dtype, _, max_fields = _KINDS[kind]
-    # Ids are read as text and factorised below: pandas' "category" dtype would turn the ids
-    # "0301" and "301" into the one number 301.
-    unused = str if text else "category"
-    dtypes = {name: unused for name in columns}
-    dtypes.update(qid=object, docno=object, rank=np.int64)
-    dtypes[value_column] = value_dtype
+def _parse(data: bytes, kind: str, sep: str, text: bool):
+    """(frame or None, rows) read by pandas' C parser, or None if some line does not parse."""
+    columns, value_column, integer_column, _, max_fields = _KINDS[kind]
+    # Every field is read as text, except a run's score: pandas' integer parser overflows on
+    # big numbers and accepts "1e3"; the distinct values of the integer column are few (ranks,
+    # grades), so they are checked and converted one distinct value at a time below.
+    dtypes = {i: np.float64 if name == "score" else object for i, name in enumerate(columns)}
     try:
-        # No names: a first line with a surplus field then shows up as a surplus column
-        # (with names, pandas would silently take it for an index).
+        # No names: a first line with a surplus field then shows up as a surplus column (with
+        # names, pandas would silently take it for an index). No quoting: a '"' is text, as
+        # it is for trec_eval.
         frame = pd.read_csv(
-            source,
-            sep=sep,
-            header=None,
-            usecols=None if max_fields else range(len(columns)),
-            dtype={i: dtypes[c] for i, c in enumerate(columns)},
-            engine="c",
-            keep_default_na=False,
-            na_values=[],
+            io.BytesIO(data), sep=sep, header=None, engine="c", encoding="utf-8",
+            usecols=None if max_fields else range(len(columns)), dtype=dtypes,
+            na_filter=False, quoting=csv.QUOTE_NONE,
         )
     except pd.errors.EmptyDataError:
-        frame = pd.DataFrame({name: pd.Series([], dtype=dtypes[name]) for name in columns})
-    except (ValueError, pd.errors.ParserError):
+        frame = pd.DataFrame({i: pd.Series([], dtype=dtypes[i]) for i in range(len(columns))})
+    except (ValueError, OverflowError, pd.errors.ParserError):  # UnicodeDecodeError included
         return None
     if frame.shape[1] != len(columns):
         return None
     frame.columns = list(columns)
-    # A missing or empty field: an empty integer field (rank, rel) already made the parser
-    # fail and an empty score is NaN; an empty text field is "" (or NaN at the end of a line).
-    for name in columns:
-        field = frame[name]
-        if name in ("qid", "docno", value_column, "rank"):
-            continue
-        empty = ("" in field.cat.categories if isinstance(field.dtype, pd.CategoricalDtype)
-                 else bool((field == "").any()))
-        if empty or field.isna().any():
+    # An empty field (between two spaces, or one a short line lacks: na_filter is off) is "".
+    # An empty score does not parse and an empty integer is caught below; the text columns
+    # that repeat one value down the file are checked a stretch at a time, the docnos at once.
+    for name in ("qid", "q0", "iter", "tag"):
+        if name in columns and "" in _distinct(frame[name].to_numpy()):
             return None
-    values = frame[value_column].to_numpy(dtype=np.float64)
-    if not np.isfinite(values).all():
+    if (frame["docno"].to_numpy() == "").any():
         return None
-    qid_codes, qids = _factorize(frame["qid"].to_numpy(dtype=object), grouped=True)
-    doc_codes, docnos = _factorize(frame["docno"].to_numpy(dtype=object))
-    if "" in qids or "" in docnos:
+    integers = _integers(frame[integer_column].to_numpy())
+    if integers is None:
         return None
-    return frame, _Table(qid_codes, qids, doc_codes, docnos, values, origin="")
-
-
-def _factorize(values: np.ndarray, grouped: bool = False) -> tuple[np.ndarray, pd.Index]:
-    """Integer codes of ``values`` and the sorted distinct values they index.
-
-    ``grouped``: the values come in runs (a run file lists a query's documents together), so
-    only the first value of each run needs hashing.
-    """
-    if grouped and len(values):
-        starts = np.empty(len(values), dtype=bool)
-        starts[0] = True
-        np.not_equal(values[1:], values[:-1], out=starts[1:])
-        codes, uniques = pd.factorize(values[starts], sort=True)
-        codes = codes[np.cumsum(starts) - 1]
+    if kind == "run":
+        values = frame["score"].to_numpy(dtype=np.float64)
+        if not np.isfinite(values).all():
+            return None
     else:
-        codes, uniques = pd.factorize(values, sort=True)
-    return codes.astype(np.int64), pd.Index(uniques, dtype=str)
+        values = integers.astype(np.float64)
+    rows = _Rows(frame["qid"].to_numpy(), frame["docno"].to_numpy(), values, origin="")
+    if not text:
+        return None, rows
+    frame[integer_column] = integers
+    text_columns = [name for name in columns if name not in (integer_column, "score")]
+    return frame.astype({name: str for name in text_columns}), rows
 
 
-def _parse_line(fields: list[str], kind: str) -> str | None:
-    """What is wrong with one line's fields, or None."""
-    _, _, _, min_fields, max_fields = _KINDS[kind]
-    if len(fields) < min_fields or (max_fields and len(fields) > max_fields):
-        expected = f"{min_fields}" if max_fields == min_fields else f"at least {min_fields}"
-        layout = " ".join(_KINDS[kind][0])
-        return f"expected {expected} fields ({layout}), got {len(fields)}"
-    if kind == "qrels":
-        try:
-            int(fields[3])
-        except ValueError:
-            return f"the relevance grade {fields[3]!r} is not an integer"
-        return None
-    try:
-        int(fields[3])
-    except ValueError:
-        return f"the rank {fields[3]!r} is not an integer"
-    try:
-        score = float(fields[4])
-    except ValueError:
-        return f"the score {fields[4]!r} is not a number"
-    if not math.isfinite(score):
-        return f"the score {fields[4]!r} is not a finite number"
+def _distinct(values: np.ndarray) -> pd.Index:
+    """The distinct values of a column; a run lists equal values together, so hash only the
+    first of each stretch of equal values."""
+    if not len(values):
+        return pd.Index([])
+    starts = np.empty(len(values), dtype=bool)
+    starts[0] = True
+    np.not_equal(values[1:], values[:-1], out=starts[1:])
+    return pd.Index(pd.unique(values[starts]))
+
+
+def _integers(field: np.ndarray) -> np.ndarray | None:
+    """The integer column as int64, or None if some value is not an integer in int64's range."""
+    codes, distinct = pd.factorize(field)
+    converted = np.empty(len(distinct), dtype=np.int64)
+    for i, value in enumerate(distinct):
+        if _integer_problem(value, "") is not None:
+            return None
+        converted[i] = int(_INTEGER.fullmatch(value).group(1)) * (-1 if value[0] == "-" else 1)
+    return converted[codes]
+
+
+def _integer_problem(value: str, what: str) -> str | None:
+    """What is wrong with an integer field, or None."""
+    match = _INTEGER.fullmatch(value)
+    if match is None:
+        return f"the {what} {value!r} is not an integer"
+    number = int(match.group(1))
+    if not _INT64[0] <= (-number if value[0] == "-" else number) <= _INT64[1]:
+        return f"the {what} {value!r} is outside the 64-bit integer range [-2**63, 2**63 - 1]"
     return None
 
 
-def _raise_bad_line(path: str, kind: str):
-    """Scan the file line by line (only after the fast parser failed) and raise at the culprit."""
-    with open(path, encoding="utf-8") as lines:
-        for number, line in enumerate(lines, start=1):
-            fields = line.split()
-            if not fields:
-                continue
-            problem = _parse_line(fields, kind)
-            if problem:
-                raise ValueError(
-                    f"{kind} file {path!r}, line {number}: malformed line ({problem}): "
-                    f"{line.rstrip()!r}"
-                )
-    raise ValueError(f"{kind} file {path!r} could not be parsed as a TREC {kind} file")
+def _line_problem(fields: list[str], kind: str) -> str | None:
+    """What is wrong with one line's fields, or None."""
+    columns, _, _, min_fields, max_fields = _KINDS[kind]
+    if len(fields) < min_fields or (max_fields and len(fields) > max_fields):
+        expected = f"{min_fields}" if max_fields == min_fields else f"at least {min_fields}"
+        return f"expected {expected} fields ({' '.join(columns)}), got {len(fields)}"
+    if kind == "qrels":
+        return _integer_problem(fields[3], "relevance grade")
+    problem = _integer_problem(fields[3], "rank")
+    if problem:
+        return problem
+    score = fields[4]
+    if _NOT_FINITE.fullmatch(score) or (_DECIMAL.fullmatch(score) and not
+                                        math.isfinite(float(score))):
+        return f"the score {score!r} is not a finite number"
+    if not _DECIMAL.fullmatch(score):
+        return f"the score {score!r} is not a number"
+    return None
 
 
-def _line_of_duplicate(path: str, qid: str, docno: str) -> int:
-    seen = 0
-    with open(path, encoding="utf-8") as lines:
-        for number, line in enumerate(lines, start=1):
-            fields = line.split()
-            if len(fields) >= 3 and fields[0] == qid and fields[2] == docno:
-                seen += 1
-                if seen == 2:
-                    return number
-    return -1
+def _lines(data: bytes):
+    """(line number, fields) of every line that holds a record, fields as bytes."""
+    for number, line in enumerate(data.splitlines(), start=1):
+        fields = line.split()  # bytes.split splits on ASCII whitespace only, as pandas does
+        if fields:
+            yield number, line, fields
 
 
-def _check_unique(table: _Table, kind: str) -> None:
-    """A document listed twice for one query is an error (trec_eval stops on it too)."""
-    key = table.qid_codes * max(len(table.docnos), 1) + table.doc_codes
-    ordered = np.sort(key)
-    repeated = np.flatnonzero(ordered[1:] == ordered[:-1])
-    if repeated.size:
-        q, d = divmod(int(ordered[repeated[0]]), max(len(table.docnos), 1))
-        qid, docno = str(table.qids[q]), str(table.docnos[d])
-        where = f"{kind} {table.origin}"
-        if table.path is not None:
-            where = f"{kind} file {table.path!r}, line {_line_of_duplicate(table.path, qid, docno)}"
-        raise ValueError(f"{where}: document {docno!r} is listed twice for query {qid!r}")
+def _raise_bad_line(data: bytes, kind: str, origin: str):
+    """Scan the text line by line (only after the fast parser failed) and raise at the culprit."""
+    for number, line, fields in _lines(data):
+        try:
+            line.decode("utf-8")
+        except UnicodeDecodeError as error:
+            raise ValueError(
+                f"{origin}, line {number}: not UTF-8 text (byte {line[error.start]:#04x} at "
+                f"position {error.start + 1} of the line): {line!r}"
+            ) from None
+        problem = _line_problem([field.decode("utf-8") for field in fields], kind)
+        if problem:
+            raise ValueError(
+                f"{origin}, line {number}: malformed line ({problem}): "
+                f"{line.decode('utf-8').rstrip()!r}"
+            )
+    raise ValueError(  # the scan accepts what pandas accepts; this is a bug if it is reached
+        f"{origin} could not be parsed as a TREC {kind} file, though no line is malformed"
+    )
 
 
-def read_qrels(path) -> pd.DataFrame:
-    """Read a TREC qrels (judgments) file: one ``qid iter docno rel`` line per judgment.
-
-    Fields are separated by any whitespace; ``iter`` is ignored by every measure; ``rel`` is an
-    integer grade (negative grades are kept: trec_eval reads them as "in the pool, not judged"
-    and ``evaluate`` treats them as non-relevant with gain 0).
-
-    Parameters
-    ----------
-    path : str or os.PathLike
-        The qrels file.
-
-    Returns
-    -------
-    pandas.DataFrame
-        Columns ``qid``, ``iter``, ``docno`` (strings) and ``rel`` (int64), one row per line.
-
-    Raises
-    ------
-    ValueError
-        On a line without exactly four fields or with a non-integer grade (naming the file and
-        line number), or on a document judged twice for one query.
-
-    Notes
-    -----
-    The chapter :doc:`/book/evaluating_runs` explains it.
-
-    Examples
-    --------
-    >>> import rankedu as rk, tempfile, os
-    >>> path = os.path.join(tempfile.mkdtemp(), "qrels.txt")
-    >>> _ = open(path, "w").write("q1 0 d1 2\\nq1 0 d2 0\\n")
-    >>> rk.read_qrels(path)
-      qid iter docno  rel
-    0  q1    0    d1    2
-    1  q1    0    d2    0
-    """
-    return _read_file(path, "qrels", text=True)[0]
+def _line_of_duplicate(data: bytes, qid: str, docno: str) -> int:
+    """The line on which (qid, docno) appears for the second time."""
+    key, seen = (qid.encode("utf-8"), docno.encode("utf-8")), 0
+    for number, _, fields in _lines(data):
+        if len(fields) >= 3 and (fields[0], fields[2]) == key:
+            seen += 1
+            if seen == 2:
+                return number
+    raise AssertionError((qid, docno))  # _check_unique found it twice
 
 
-def read_run(path) -> pd.DataFrame:
-    """Read a TREC run file: one ``qid Q0 docno rank score tag`` line per retrieved document.
-
-    Fields are separated by any whitespace. Text after the sixth field is ignored, as trec_eval
-    ignores it. The ``rank`` field must be an integer but ranks nothing: ``evaluate`` ranks by
-    ``score`` (trec_eval does the same).
-
-    Parameters
-    ----------
-    path : str or os.PathLike
-        The run file.
-
-    Returns
-    -------
-    pandas.DataFrame
-        Columns ``qid``, ``q0``, ``docno``, ``rank`` (int64), ``score`` (float64) and ``tag``,
-        one row per line, in file order.
-
-    Raises
-    ------
-    ValueError
-        On a line with fewer than six fields, a non-integer rank, or a score that is not a
-        finite number (naming the file and line number), or on a document listed twice for one
-        query.
-
-    Notes
-    -----
-    The chapter :doc:`/book/evaluating_runs` explains it.
-
-    Examples
-    --------
-    >>> import rankedu as rk, tempfile, os
-    >>> path = os.path.join(tempfile.mkdtemp(), "run.txt")
-    >>> _ = open(path, "w").write("q1 Q0 d2 1 0.9 bm25\\nq1 Q0 d1 2 0.5 bm25\\n")
-    >>> rk.read_run(path)[["qid", "docno", "score"]]
-      qid docno  score
-    0  q1    d2    0.9
-    1  q1    d1    0.5
-    """
-    return _read_file(path, "run", text=True)[0]
+# --------------------------------------------------------------------------------------------
+# Frames and dicts
 
 
-def _from_frame(frame: pd.DataFrame, kind: str, name: str) -> _Table:
+def _from_frame(frame: pd.DataFrame, kind: str, name: str) -> _Rows:
     value_column = _KINDS[kind][1]
     missing = [c for c in ("qid", "docno", value_column) if c not in frame.columns]
     if missing:
@@ -300,14 +318,11 @@ def _from_frame(frame: pd.DataFrame, kind: str, name: str) -> _Table:
         if frame[column].isna().any():
             position = int(np.flatnonzero(frame[column].isna().to_numpy())[0])
             raise ValueError(f"{name}[{column!r}] has a missing value at position {position}")
-    qid_codes, qids = _factorize(frame["qid"].astype(str).to_numpy(dtype=object), grouped=True)
-    doc_codes, docnos = _factorize(frame["docno"].astype(str).to_numpy(dtype=object))
-    table = _Table(qid_codes, qids, doc_codes, docnos, values, origin=name)
-    _check_unique(table, kind)
-    return table
+    return _Rows(frame["qid"].astype(str).to_numpy(dtype=object),
+                 frame["docno"].astype(str).to_numpy(dtype=object), values, origin=name)
 
 
-def _from_dict(mapping: Mapping, kind: str, name: str) -> _Table:
+def _from_dict(mapping: Mapping, kind: str, name: str) -> _Rows:
     """``{qid: {docno: value}}`` as pytrec_eval takes it (a conversion, not an evaluation)."""
     qids, docnos, values = [], [], []
     for qid, documents in mapping.items():
@@ -326,7 +341,7 @@ def _from_dict(mapping: Mapping, kind: str, name: str) -> _Table:
     return _from_frame(frame, kind, name)
 
 
-def _load(source, kind: str, name: str) -> _Table:
+def _rows(source, kind: str, name: str) -> _Rows:
     if isinstance(source, (str, os.PathLike)):
         return _read_file(source, kind)[1]
     if isinstance(source, pd.DataFrame):
@@ -337,3 +352,175 @@ def _load(source, kind: str, name: str) -> _Table:
         f"{name} must be a path, a pandas DataFrame or a dict of dicts, "
         f"got {type(source).__name__}"
     )
+
+
+# --------------------------------------------------------------------------------------------
+# Codes
+
+
+def _encode(*inputs: _Rows) -> list[_Table]:
+    """Integer codes for every input, in one vocabulary of qids and one of docnos."""
+    sizes = np.cumsum([0] + [len(rows.qid) for rows in inputs])
+    qid = np.concatenate([rows.qid for rows in inputs]) if inputs else np.array([], object)
+    docno = np.concatenate([rows.docno for rows in inputs]) if inputs else qid
+    # Queries are few and a file lists each query's lines together: hash only the first line
+    # of each stretch, and sort the distinct ids (evaluate reports queries in string order).
+    starts = np.ones(len(qid), dtype=bool)
+    np.not_equal(qid[1:], qid[:-1], out=starts[1:])
+    stretch_codes, qids = pd.factorize(qid[starts], sort=True)
+    qid_codes = stretch_codes[np.cumsum(starts) - 1].astype(np.int64)
+    # Docnos are nearly all distinct in a real run: hash them, never sort them.
+    doc_codes, docnos = pd.factorize(docno, sort=False)
+    qids, docnos = pd.Index(qids, dtype=str), pd.Index(docnos, dtype=str)
+    tables = []
+    for rows, start, stop in zip(inputs, sizes[:-1], sizes[1:]):
+        table = _Table(qid_codes[start:stop], qids, doc_codes[start:stop].astype(np.int64),
+                       docnos, rows.values, rows.origin)
+        _check_unique(table, rows.data)
+        tables.append(table)
+    return tables
+
+
+def _check_unique(table: _Table, data: bytes | None) -> None:
+    """A document listed twice for one query is an error (trec_eval stops on it too)."""
+    n_docs = max(len(table.docnos), 1)
+    ordered = np.sort(table.qid_codes * n_docs + table.doc_codes)
+    repeated = np.flatnonzero(ordered[1:] == ordered[:-1])
+    if repeated.size:
+        q, d = divmod(int(ordered[repeated[0]]), n_docs)
+        qid, docno = str(table.qids[q]), str(table.docnos[d])
+        where = table.origin
+        if data is not None:
+            where += f", line {_line_of_duplicate(data, qid, docno)}"
+        raise ValueError(f"{where}: document {docno!r} is listed twice for query {qid!r}")
+
+
+def _load(source, kind: str, name: str) -> _Table:
+    """One input (a path, ``"-"``, a frame or a dict of dicts) as a table of codes."""
+    return _encode(_rows(source, kind, name))[0]
+
+
+def _load_pair(qrels, run) -> tuple[_Table, _Table]:
+    """The judgments and the run as tables of codes in one shared vocabulary.
+
+    ``judged.docnos is ranking.docnos`` (and likewise ``qids``), so a judged document and a
+    retrieved one are the same document exactly when their codes are equal.
+    """
+    if all(isinstance(source, str) and source == STDIN for source in (qrels, run)):
+        raise ValueError("qrels and run cannot both be read from standard input ('-')")
+    judged, ranking = _encode(_rows(qrels, "qrels", "qrels"), _rows(run, "run", "run"))
+    return judged, ranking
+
+
+def _docno_order(docnos: pd.Index, codes: np.ndarray) -> np.ndarray:
+    """The place of each docno ``docnos[codes]`` in string order among those codes.
+
+    Returns an int64 array as long as ``codes``: equal docnos get equal numbers, and a larger
+    number means a later docno in string order, which is trec_eval's byte order (``strcmp``)
+    because UTF-8 preserves the order of code points. Only the distinct docnos among ``codes``
+    are compared, so breaking the ties of a run costs in proportion to the tied documents, not
+    to the whole run.
+    """
+    distinct, inverse = np.unique(codes, return_inverse=True)
+    names = np.asarray(docnos[distinct], dtype=object)
+    place = np.empty(len(distinct), dtype=np.int64)
+    place[np.argsort(names, kind="stable")] = np.arange(len(distinct))
+    return place[inverse.reshape(-1)]
+
+
+# --------------------------------------------------------------------------------------------
+# Public
+
+
+def read_qrels(path) -> pd.DataFrame:
+    """Read a TREC qrels (judgments) file: one ``qid iter docno rel`` line per judgment.
+
+    Fields are separated by any whitespace; ``iter`` is ignored by every measure; ``rel`` is an
+    integer grade (negative grades are kept: trec_eval reads them as "in the pool, not judged"
+    and ``evaluate`` treats them as non-relevant with gain 0). Blank lines and comment lines
+    (first non-blank character ``#``) are skipped; a UTF-8 byte order mark at the start is
+    dropped (trec_eval would keep it in the first query id). The module
+    :mod:`rankedu.trec_files` states every rule of the format.
+
+    Parameters
+    ----------
+    path : str or os.PathLike
+        The qrels file; ``"-"`` reads standard input.
+
+    Returns
+    -------
+    pandas.DataFrame
+        Columns ``qid``, ``iter``, ``docno`` (strings) and ``rel`` (int64), one row per
+        judgment, in the file's order.
+
+    Raises
+    ------
+    ValueError
+        Naming the file and the line: a line without exactly four fields, a grade that is not
+        an integer between -2**63 and 2**63 - 1, text that is not UTF-8, or a document judged
+        twice for one query.
+
+    Notes
+    -----
+    The chapter :doc:`/book/evaluating_runs` explains it.
+
+    Examples
+    --------
+    >>> import rankedu as rk, tempfile, os
+    >>> path = os.path.join(tempfile.mkdtemp(), "qrels.txt")
+    >>> _ = open(path, "w").write("# judged by A.\\nq1 0 d1 2\\nq1 0 d2 0\\n")
+    >>> rk.read_qrels(path)
+      qid iter docno  rel
+    0  q1    0    d1    2
+    1  q1    0    d2    0
+    """
+    frame, rows = _read_file(path, "qrels", text=True)
+    _encode(rows)  # checks that no document is judged twice for a query
+    return frame
+
+
+def read_run(path) -> pd.DataFrame:
+    """Read a TREC run file: one ``qid Q0 docno rank score tag`` line per retrieved document.
+
+    Fields are separated by any whitespace. Text after the sixth field is ignored, as trec_eval
+    ignores it. ``rank`` must be an integer but is not used to rank (``evaluate`` ranks by
+    score, as trec_eval does); ``score`` must be a finite number. Blank lines and comment lines
+    (first non-blank character ``#``) are skipped; a UTF-8 byte order mark at the start is
+    dropped (trec_eval would keep it in the first query id). The module
+    :mod:`rankedu.trec_files` states every rule of the format.
+
+    Parameters
+    ----------
+    path : str or os.PathLike
+        The run file; ``"-"`` reads standard input.
+
+    Returns
+    -------
+    pandas.DataFrame
+        Columns ``qid``, ``q0``, ``docno``, ``tag`` (strings), ``rank`` (int64) and ``score``
+        (float64), one row per retrieved document, in the file's order.
+
+    Raises
+    ------
+    ValueError
+        Naming the file and the line: a line with fewer than six fields, a rank that is not an
+        integer between -2**63 and 2**63 - 1, a score that is not a finite number, text that is
+        not UTF-8, or a document listed twice for one query.
+
+    Notes
+    -----
+    The chapter :doc:`/book/evaluating_runs` explains it.
+
+    Examples
+    --------
+    >>> import rankedu as rk, tempfile, os
+    >>> path = os.path.join(tempfile.mkdtemp(), "run.txt")
+    >>> _ = open(path, "w").write("q1 Q0 d2 1 0.9 bm25\\nq1 Q0 d1 2 0.5 bm25\\n")
+    >>> rk.read_run(path)[["qid", "docno", "score"]]
+      qid docno  score
+    0  q1    d2    0.9
+    1  q1    d1    0.5
+    """
+    frame, rows = _read_file(path, "run", text=True)
+    _encode(rows)  # checks that no document is listed twice for a query
+    return frame

@@ -1,0 +1,404 @@
+"""Tests of rankedu/trec_files.py: reading TREC run and qrels files, and turning paths, frames
+and dicts of dicts into the integer codes ``evaluate`` works on."""
+
+import io
+import os
+import subprocess
+import sys
+import tempfile
+import threading
+import warnings
+from pathlib import Path
+
+import numpy as np
+import pandas as pd
+import pytest
+from hypothesis import given
+from hypothesis import strategies as st
+
+import rankedu as rk
+from rankedu.trec_files import _docno_order, _load, _load_pair
+
+# trec_eval 10.0's own test files, copied into tests/data/trec_eval with its licence.
+TREC_EVAL_DATA = Path(__file__).resolve().parent / "data" / "trec_eval"
+MEASURES = ["P@1", "P@5", "R@10", "AP", "AP@3", "RR", "nDCG", "nDCG@5", "Rprec", "ERR@3"]
+
+
+def write(tmp_path, name, text):
+    path = tmp_path / name
+    path.write_bytes(text.encode("utf-8") if isinstance(text, str) else text)
+    return path
+
+
+def reference_run(data: bytes) -> pd.DataFrame:
+    """An independent reading of a run, line by line, by the rules read_run documents."""
+    rows = []
+    if data.startswith(b"\xef\xbb\xbf"):
+        data = data[3:]
+    for line in data.splitlines():
+        fields = line.split()  # ASCII whitespace: C's isspace, as trec_eval splits
+        if not fields or fields[0].startswith(b"#"):
+            continue
+        qid, q0, docno, rank, score, tag = (f.decode("utf-8") for f in fields[:6])
+        rows.append((qid, q0, docno, int(rank.split(".")[0]), float(score), tag))
+    frame = pd.DataFrame(rows, columns=["qid", "q0", "docno", "rank", "score", "tag"])
+    return frame.astype({"qid": str, "q0": str, "docno": str, "tag": str,
+                         "rank": np.int64, "score": np.float64})
+
+
+# --- what a file holds -------------------------------------------------------------------------
+
+
+def test_trailing_text_after_the_sixth_field_is_ignored_as_trec_eval_does():
+    frame = rk.read_run(TREC_EVAL_DATA / "results.trunc")
+    assert list(frame.columns) == ["qid", "q0", "docno", "rank", "score", "tag"]
+    assert frame.loc[0, "tag"] == "STANDARD"
+    assert len(frame) == 584
+
+
+def test_read_qrels_and_read_run_return_typed_frames(tmp_path):
+    qrels = rk.read_qrels(write(tmp_path, "q", "1 0 a 2\n1\t0\tb\t-1\n"))
+    assert list(qrels.columns) == ["qid", "iter", "docno", "rel"]
+    assert qrels["rel"].tolist() == [2, -1] and qrels["rel"].dtype == np.int64
+    assert qrels["qid"].tolist() == ["1", "1"]
+    run = rk.read_run(write(tmp_path, "r", "1 Q0 a 1 0.25 sys\n1 Q0 b 2  -3e-2  sys\n"))
+    assert run["score"].tolist() == [0.25, -0.03]
+    assert run["rank"].tolist() == [1, 2] and run["rank"].dtype == np.int64
+
+
+def test_single_spaced_and_irregularly_spaced_files_read_the_same(tmp_path):
+    # Single spaces take a faster path; one double space, tab, CR, vertical tab or form feed
+    # anywhere must not shift fields (with numeric docnos a shifted line could still parse).
+    lines = [f"30{q} Q0 {d} {r} {2.5 - r / 10} tag" for q in range(3) for r, d in
+             enumerate([123, 7, 45], start=1)]
+    plain = write(tmp_path, "plain", "\n".join(lines) + "\n")
+    expected = rk.read_run(plain)
+    for i, variant in enumerate([
+        lines[:-1] + [lines[-1].replace(" ", "  ", 1)],
+        lines[:-1] + [lines[-1].replace(" ", "\t")],
+        [line + " " for line in lines],
+        [line + "\r" for line in lines],
+        [" " + line for line in lines],
+        [lines[0].replace(" ", "  ", 2)] + lines[1:],
+        lines[:-1] + [lines[-1].replace(" ", "\f")],
+        lines[:-1] + [lines[-1].replace(" ", " \v ")],
+    ]):
+        path = write(tmp_path, f"variant{i}", "\n".join(variant) + "\n")
+        pd.testing.assert_frame_equal(rk.read_run(path), expected)
+    assert expected["docno"].tolist()[:3] == ["123", "7", "45"]
+    assert expected["qid"].tolist()[-1] == "302"
+
+
+def test_ids_that_look_like_numbers_stay_text(tmp_path):
+    # pandas' category dtype would read "0301" and "301" as the same number.
+    qrels = write(tmp_path, "qrels", "0301 0 007 1\n301 0 7 1\n")
+    run = write(tmp_path, "run", "0301 Q0 007 1 1.0 t\n301 Q0 7 1 1.0 t\n301 Q0 NA 2 0.5 t\n")
+    result = rk.evaluate(qrels, run, ["RR"])
+    assert result["RR"].to_dict() == {"0301": 1.0, "301": 1.0}
+    assert rk.read_run(run)["docno"].tolist() == ["007", "7", "NA"]
+
+
+def test_quotes_are_part_of_an_id_as_for_trec_eval(tmp_path):
+    # pandas' default would strip the quotes of "d1" and read d1.
+    run = write(tmp_path, "run", 'q Q0 "d1" 1 2.0 t\nq Q0 d1 2 1.0 t\nq Q0 a"b 3 0.5 t\n')
+    assert rk.read_run(run)["docno"].tolist() == ['"d1"', "d1", 'a"b']
+    assert rk.evaluate({"q": {'"d1"': 1}}, run, ["RR"]).loc["q", "RR"] == 1.0
+
+
+def test_an_integral_grade_written_with_a_zero_fraction_is_that_integer(tmp_path):
+    qrels = rk.read_qrels(write(tmp_path, "q", "q 0 a 1.0\nq 0 b +2\nq 0 c -0\nq 0 d 3.\n"))
+    assert qrels["rel"].tolist() == [1, 2, 0, 3]
+
+
+# --- comments, byte order mark, encodings ------------------------------------------------------
+
+
+def with_comments(text: str) -> str:
+    """trec_eval 10's qrels.test.with-comments: comment lines between the judgments."""
+    lines = text.splitlines(keepends=True)
+    return ("# comment here\n" + "".join(lines[:2]) + "# and comment here\n"
+            + "".join(lines[2:4]) + "   # an indented comment with four fields\n"
+            + "".join(lines[4:]) + "# a last comment without a newline")
+
+
+def test_comment_lines_are_skipped_as_trec_eval_10_skips_them(tmp_path):
+    plain = TREC_EVAL_DATA / "qrels.test"
+    commented = write(tmp_path, "qrels.with-comments", with_comments(plain.read_text()))
+    pd.testing.assert_frame_equal(rk.read_qrels(commented), rk.read_qrels(plain))
+    run = TREC_EVAL_DATA / "results.test"
+    pd.testing.assert_frame_equal(rk.evaluate(commented, run, MEASURES),
+                                  rk.evaluate(plain, run, MEASURES))
+
+
+def test_a_comment_with_as_many_fields_as_a_record_is_never_a_query_named_hash(tmp_path):
+    qrels = write(tmp_path, "qrels", "# 0 d1 1\nq 0 d1 1\n#q 0 d2 1\n")
+    run = write(tmp_path, "run", "# Q0 d1 1 2.0 t\nq Q0 d1 1 1.0 t\n\t# Q0 d2 2 0.5 t\n")
+    assert rk.read_qrels(qrels)["qid"].tolist() == ["q"]
+    assert rk.read_run(run)["qid"].tolist() == ["q"]
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")  # no query "#" only in the run or only in the qrels
+        result = rk.evaluate(qrels, run, ["AP"])
+    assert list(result.index) == ["q"]
+
+
+def test_a_hash_inside_a_docno_is_text_not_a_comment(tmp_path):
+    # trec_eval's qrels.comments.123 judges CR93E-3103#37.
+    qrels = rk.read_qrels(write(tmp_path, "qrels", "301 0 CR93E-3103#37 1\n301 0 #x 0\n"))
+    assert qrels["docno"].tolist() == ["CR93E-3103#37", "#x"]
+
+
+def test_a_utf8_byte_order_mark_at_the_start_is_dropped(tmp_path):
+    # trec_eval keeps it as part of the first query id ("\ufeffq1"); rankedu documents that
+    # it drops it, so q1 is q1.
+    qrels = write(tmp_path, "qrels", b"\xef\xbb\xbfq1 0 d1 1\n")
+    run = write(tmp_path, "run", b"\xef\xbb\xbfq1 Q0 d1 1 1.0 t\n")
+    assert rk.read_qrels(qrels)["qid"].tolist() == ["q1"]
+    assert rk.read_run(run)["qid"].tolist() == ["q1"]
+    assert rk.evaluate(qrels, run, ["P@1"]).loc["q1", "P@1"] == 1.0
+    assert "byte order mark" in rk.read_run.__doc__
+
+
+def test_utf8_docnos_are_read_and_other_bytes_are_an_error_naming_the_line(tmp_path):
+    good = write(tmp_path, "good.run", "q Q0 dé 1 1.0 t\nq Q0 文書 2 0.5 t\n")
+    assert rk.read_run(good)["docno"].tolist() == ["dé", "文書"]
+    bad = write(tmp_path, "bad.run", b"q Q0 a 1 1.0 t\nq Q0 d\xe9 2 0.5 t\n")
+    for read in (rk.read_run, lambda p: rk.evaluate({"q": {"a": 1}}, p, ["AP"])):
+        with pytest.raises(ValueError, match=r"bad.run', line 2: not UTF-8 text \(byte 0xe9"):
+            read(bad)
+
+
+# --- one read, from a file, a pipe or standard input -------------------------------------------
+
+
+def test_a_pipe_is_read_once_so_an_error_names_the_right_line(tmp_path):
+    fifo = tmp_path / "run.fifo"
+    os.mkfifo(fifo)
+    text = b"q Q0 a 1 1.0 t\nq Q0 b 2 0.5 t\nq Q0 a 3 0.2 t\n"
+
+    def feed():
+        with open(fifo, "wb") as pipe:
+            pipe.write(text)
+
+    writer = threading.Thread(target=feed)
+    writer.start()
+    try:
+        with pytest.raises(ValueError, match=r"run.fifo', line 3: document 'a' is listed twice"):
+            rk.read_run(fifo)
+    finally:
+        writer.join(timeout=10)
+
+
+def test_a_dash_reads_standard_input(monkeypatch):
+    text = b"q Q0 a 1 1.0 t\nq Q0 b 2 0.5 t\n"
+    monkeypatch.setattr(sys, "stdin", io.TextIOWrapper(io.BytesIO(text)))
+    assert rk.read_run("-")["docno"].tolist() == ["a", "b"]
+    monkeypatch.setattr(sys, "stdin", io.TextIOWrapper(io.BytesIO(b"q Q0 a 1 1.0\n")))
+    with pytest.raises(ValueError, match=r"run file '-' \(standard input\), line 1: "):
+        rk.read_run("-")
+
+
+def test_qrels_and_run_cannot_both_come_from_standard_input():
+    with pytest.raises(ValueError, match="standard input"):
+        _load_pair("-", "-")
+
+
+def test_the_command_reads_a_run_piped_to_its_standard_input(tmp_path):
+    qrels = write(tmp_path, "qrels", "q 0 a 1\nq 0 b 0\n")
+    done = subprocess.run(
+        [sys.executable, "-m", "rankedu", "evaluate", str(qrels), "-", "-m", "RR", "-q"],
+        input=b"q Q0 b 1 2.0 t\nq Q0 a 2 1.0 t\n", capture_output=True, check=True,
+    )
+    assert "RR" in done.stdout.decode() and "0.5000" in done.stdout.decode()
+
+
+# --- bad input ---------------------------------------------------------------------------------
+
+BAD_RUNS = {
+    "five fields": ("q Q0 a 1 1.0 t\nq Q0 b 2 0.5\n", 2, "expected at least 6 fields"),
+    "score not a number": ("q Q0 a 1 1.0 t\nq Q0 b 2 high t\n", 2, "'high' is not a number"),
+    "score with an underscore": ("q Q0 a 1 1_0 t\n", 1, "'1_0' is not a number"),
+    "NaN score": ("q Q0 a 1 nan t\n", 1, "not a finite number"),
+    "infinite score": ("q Q0 a 1 1.0 t\n\nq Q0 b 2 -inf t\n", 3, "not a finite number"),
+    "score beyond double precision": ("q Q0 a 1 1e400 t\n", 1, "not a finite number"),
+    "rank not an integer": ("q Q0 a first 1.0 t\n", 1, "rank 'first' is not an integer"),
+    "rank 2**64": (f"q Q0 a 1 1.0 t\nq Q0 b {2**64} 0.5 t\n", 2, "outside the 64-bit"),
+    "rank 2**63": (f"q Q0 a {2**63} 1.0 t\n", 1, "outside the 64-bit"),
+    "rank below -2**63": (f"q Q0 a {-(2**63) - 1} 1.0 t\n", 1, "outside the 64-bit"),
+    "rank in scientific notation": ("q Q0 a 1e3 1.0 t\n", 1, "rank '1e3' is not an integer"),
+    "a double space before the tag": ("q Q0 a 1 1.0 t\nq Q0 b 2 0.5  \n", 2,
+                                      "expected at least 6 fields"),
+}
+
+
+@pytest.mark.parametrize("case", sorted(BAD_RUNS))
+def test_malformed_run_line_raises_naming_file_and_line(tmp_path, case):
+    text, line, problem = BAD_RUNS[case]
+    path = write(tmp_path, "bad.run", text)
+    for read in (rk.read_run, lambda p: rk.evaluate({"q": {"a": 1}}, p, ["AP"])):
+        with pytest.raises(ValueError, match=f"bad.run', line {line}: .*{problem}"):
+            read(path)
+
+
+BAD_QRELS = {
+    "three fields": ("q 0 a 1\nq 0 b\n", 2, "expected 4 fields"),
+    "five fields": ("q 0 a 1\nq 0 b 1 extra\n", 2, "expected 4 fields"),
+    # pandas would take a first line's surplus field for an index, and shift the others.
+    "five numeric fields first": ("q 0 1 2 3\nq 0 b 1\n", 1, "expected 4 fields"),
+    "grade not an integer": ("q 0 a 1.5\n", 1, "'1.5' is not an integer"),
+    "grade below -2**63": (f"q 0 a 1\nq 0 b {-(2**63) - 1}\n", 2, "outside the 64-bit"),
+    "grade 2**63": (f"q 0 a {2**63}\n", 1, "outside the 64-bit"),
+    "grade 2**64": (f"q 0 a {2**64}\n", 1, "outside the 64-bit"),
+}
+
+
+@pytest.mark.parametrize("case", sorted(BAD_QRELS))
+def test_malformed_qrels_line_raises_naming_file_and_line(tmp_path, case):
+    text, line, problem = BAD_QRELS[case]
+    path = write(tmp_path, "bad.qrels", text)
+    for read in (rk.read_qrels, lambda p: rk.evaluate(p, {"q": {"a": 1.0}}, ["AP"])):
+        with pytest.raises(ValueError, match=f"bad.qrels', line {line}: .*{problem}"):
+            read(path)
+
+
+def test_the_64_bit_bounds_themselves_are_accepted(tmp_path):
+    run = rk.read_run(write(tmp_path, "r", f"q Q0 a {2**63 - 1} 1 t\nq Q0 b {-(2**63)} 0 t\n"))
+    assert run["rank"].tolist() == [2**63 - 1, -(2**63)]
+    qrels = rk.read_qrels(write(tmp_path, "q", f"q 0 a {2**63 - 1}\nq 0 b {-(2**63)}\n"))
+    assert qrels["rel"].tolist() == [2**63 - 1, -(2**63)]
+
+
+def test_duplicate_document_in_a_run_file_names_query_document_and_line(tmp_path):
+    path = write(tmp_path, "dup.run", "q Q0 a 1 1.0 t\nr Q0 a 1 1.0 t\nq Q0 a 2 0.5 t\n")
+    with pytest.raises(ValueError, match="dup.run', line 3: document 'a' .* query 'q'"):
+        rk.read_run(path)
+
+
+def test_duplicate_judgment_in_a_qrels_file_names_query_document_and_line(tmp_path):
+    path = write(tmp_path, "dup.qrels", "# a comment\nq 0 a 1\nq 0 b 0\nq 0 a 0\n")
+    with pytest.raises(ValueError, match="dup.qrels', line 4: document 'a' .* query 'q'"):
+        rk.evaluate(path, {"q": {"a": 1.0}}, ["AP"])
+
+
+def test_duplicate_document_in_a_frame_names_query_and_document():
+    run = pd.DataFrame({"qid": ["q", "q"], "docno": ["a", "a"], "score": [1.0, 2.0]})
+    with pytest.raises(ValueError, match="run: document 'a' is listed twice for query 'q'"):
+        rk.evaluate({"q": {"a": 1}}, run, ["AP"])
+
+
+def test_frames_without_the_needed_columns_or_with_nan_scores_raise():
+    with pytest.raises(ValueError, match="'score'"):
+        rk.evaluate({"q": {"a": 1}}, pd.DataFrame({"qid": ["q"], "docno": ["a"]}), ["AP"])
+    with pytest.raises(ValueError, match="finite"):
+        rk.evaluate({"q": {"a": 1}}, {"q": {"a": float("nan")}}, ["AP"])
+
+
+def test_wrong_kind_of_input_raises_type_error():
+    with pytest.raises(TypeError, match="run must be"):
+        rk.evaluate({"q": {"a": 1}}, 42, ["AP"])
+    with pytest.raises(TypeError, match="query 'q'"):
+        rk.evaluate({"q": [1]}, {"q": {"a": 1.0}}, ["AP"])
+
+
+# Fields that stress the fast parser and the line scanner: they must agree on every file.
+IDS = ["q", "301", "0301", "d1", "é", "文書", "#", "#x", "a#b", '"', "NA", "nan", "\xa0", "٣"]
+RANKS = ["1", "-1", "+2", "1.0", "5.", "1.5", "1e3", "1_0", "0x10", str(2**63 - 1),
+         str(2**63), str(2**64), "x"]
+SCORES = ["1", "-0.5", "+2", ".5", "5.", "1e-3", "1E+3", "1_0", "0x10", "nan", "inf",
+          "-Infinity", "1e400", "1,5", "high"]
+BLANKS = [" ", " ", " ", "  ", "\t", "\f", "\v", " \t "]
+
+
+@st.composite
+def messy_lines(draw):
+    """A run line: usually six fields of the right kinds (some malformed), sometimes not."""
+    ids = st.sampled_from(IDS)
+    fields = [draw(ids), draw(st.sampled_from(["Q0", "0", "#"])), draw(ids),
+              draw(st.sampled_from(RANKS)), draw(st.sampled_from(SCORES)), draw(ids)]
+    fields += draw(st.lists(ids, max_size=2))
+    shape = draw(st.sampled_from(["record"] * 6 + ["short", "comment", "blank"]))
+    if shape == "short":
+        fields = fields[:draw(st.integers(1, 5))]
+    elif shape == "comment":
+        fields = ["#" + fields[0]] + fields[1:]
+    elif shape == "blank":
+        fields = []
+    blanks = draw(st.lists(st.sampled_from(BLANKS), min_size=len(fields), max_size=len(fields)))
+    text = "".join(f + b for f, b in zip(fields, blanks))
+    if not draw(st.booleans()):  # no blank after the last field
+        text = text[: -len(blanks[-1])] if blanks else text
+    return draw(st.sampled_from(["", " ", "\t"])) + text + draw(st.sampled_from(["\n", "\r\n", "\r"]))
+
+
+@st.composite
+def messy_runs(draw):
+    text = "".join(draw(st.lists(messy_lines(), min_size=1, max_size=6)))
+    if draw(st.booleans()):
+        text = text.rstrip("\r\n")
+    return (b"\xef\xbb\xbf" if draw(st.booleans()) else b"") + text.encode("utf-8")
+
+
+@given(messy_runs())
+def test_every_file_is_either_read_as_documented_or_rejected_naming_a_line(data):
+    with tempfile.TemporaryDirectory() as folder:
+        path = Path(folder) / "messy.run"
+        path.write_bytes(data)
+        try:
+            frame = rk.read_run(path)
+        except ValueError as error:
+            assert "messy.run', line " in str(error), str(error)
+            return
+    expected = reference_run(data)
+    assert (expected.groupby("qid")["docno"].nunique() == expected.groupby("qid").size()).all()
+    pd.testing.assert_frame_equal(frame, expected)
+
+
+# --- codes -------------------------------------------------------------------------------------
+
+
+def test_paths_frames_and_dicts_give_the_same_table(tmp_path, trec_case):
+    qrels_lines = [f"{q} 0 {d} {g}\n" for q, docs in trec_case.qrels.items()
+                   for d, g in docs.items()]
+    run_lines = [f"{q} Q0 {d} {i} {s} tag\n" for q, docs in trec_case.run.items()
+                 for i, (d, s) in enumerate(docs.items(), start=1)]
+    qrels_path = write(tmp_path, "qrels.txt", "".join(qrels_lines))
+    run_path = write(tmp_path, "run.txt", "".join(run_lines))
+    measures = MEASURES + ["ERR", "RR@2"]
+    from_dicts = rk.evaluate(trec_case.qrels, trec_case.run, measures)
+    from_paths = rk.evaluate(qrels_path, run_path, measures)
+    from_frames = rk.evaluate(rk.read_qrels(qrels_path), rk.read_run(run_path), measures)
+    from_str = rk.evaluate(str(qrels_path), str(run_path), measures)
+    pd.testing.assert_frame_equal(from_dicts, from_paths)
+    pd.testing.assert_frame_equal(from_dicts, from_frames)
+    pd.testing.assert_frame_equal(from_dicts, from_str)
+
+
+def test_a_pair_shares_one_vocabulary_so_equal_codes_mean_equal_documents(trec_case):
+    judged, ranking = _load_pair(trec_case.qrels, trec_case.run)
+    assert judged.docnos is ranking.docnos and judged.qids is ranking.qids
+    assert list(judged.qids) == sorted(trec_case.qrels)
+    judged_pairs = set(zip(judged.qids[judged.qid_codes], judged.docnos[judged.doc_codes]))
+    assert judged_pairs == {(q, d) for q, docs in trec_case.qrels.items() for d in docs}
+    ranked = dict(zip(zip(ranking.qids[ranking.qid_codes], ranking.docnos[ranking.doc_codes]),
+                      ranking.values))
+    assert ranked == {(q, d): s for q, docs in trec_case.run.items() for d, s in docs.items()}
+
+
+def test_a_single_input_loads_alone(trec_case):
+    table = _load(trec_case.run, "run", "run")
+    assert len(table.values) == sum(map(len, trec_case.run.values()))
+
+
+@given(st.lists(st.text(alphabet="ab9Zé文-_.", min_size=1, max_size=4), max_size=40),
+       st.data())
+def test_docno_order_ranks_docnos_in_string_order_comparing_only_those_asked(names, data):
+    docnos = pd.Index(list(dict.fromkeys(names)), dtype=str)
+    codes = np.array(data.draw(st.lists(st.integers(0, max(len(docnos) - 1, 0)),
+                                        max_size=20 if len(docnos) else 0)), dtype=np.int64)
+    order = _docno_order(docnos, codes)
+    assert order.dtype == np.int64 and order.shape == codes.shape
+    chosen = [docnos[c] for c in codes]
+    # trec_eval compares with strcmp, byte by byte: that is the order of the UTF-8 bytes.
+    for i in range(len(codes)):
+        for j in range(len(codes)):
+            a, b = chosen[i].encode("utf-8"), chosen[j].encode("utf-8")
+            assert (order[i] < order[j]) == (a < b) and (order[i] == order[j]) == (a == b)
