@@ -48,8 +48,10 @@ def _parser() -> argparse.ArgumentParser:
     commands = parser.add_subparsers(dest="command", required=True, metavar="COMMAND")
 
     def common(sub):
-        sub.add_argument("qrels", metavar="QRELS", help="judgments file: qid iter docno rel")
-        sub.add_argument("run", metavar="RUN", help="run file: qid Q0 docno rank score tag")
+        sub.add_argument("qrels", metavar="QRELS",
+                         help="judgments file: qid iter docno rel (- reads standard input)")
+        sub.add_argument("run", metavar="RUN",
+                         help="run file: qid Q0 docno rank score tag (- reads standard input)")
         sub.add_argument("-m", "--measures", nargs="+", required=True, metavar="MEASURE",
                          help="measures to compute, e.g. -m nDCG@10 AP P@5")
         sub.add_argument("-l", "--threshold", type=float, default=1, metavar="LEVEL",
