@@ -73,6 +73,19 @@ def _twice_midranks(scores: np.ndarray, groups: np.ndarray | None = None) -> np.
     return result
 
 
+def _rank_sums(labels, scores, codes=None, count=1):
+    """Twice every score's midrank (within its group), and per group the positives n+ and the
+    exact integer 2U = 2R+ - n+(n+ + 1). One group when ``codes`` is None; otherwise ``codes``
+    numbers the ``count`` groups from 0."""
+    twice_rank = _twice_midranks(scores, codes)
+    codes = np.zeros(len(labels), dtype=np.intp) if codes is None else codes
+    positives = np.zeros(count, dtype=np.int64)
+    np.add.at(positives, codes, labels)
+    twice_rank_sum = np.zeros(count, dtype=np.int64)
+    np.add.at(twice_rank_sum, codes, labels * twice_rank)
+    return twice_rank, positives, twice_rank_sum, twice_rank_sum - positives * (positives + 1)
+
+
 def _two_classes(labels, **scores):
     """Validate labels and the named score arrays for AUC.
 
@@ -92,11 +105,9 @@ def _two_classes(labels, **scores):
 
 def _roc_auc_steps(labels, scores) -> Steps:
     labels, (scores,), positives, negatives = _two_classes(labels, scores=scores)
-    twice_rank = _twice_midranks(scores)
-    twice_rank_sum = int(twice_rank[labels == 1].sum())
-    twice_u = twice_rank_sum - positives * (positives + 1)
+    twice_rank, _, (twice_rank_sum,), (twice_u,) = _rank_sums(labels, scores)
     # Python integers: one correctly rounded division of the exact pair count.
-    value = twice_u / (2 * positives * negatives)
+    value = int(twice_u) / (2 * positives * negatives)
     order = np.argsort(-scores, kind="stable")
     ranked_scores, ranked_labels = scores[order], labels[order]
     # The last document of each run of tied scores closes one threshold.
@@ -125,8 +136,8 @@ def _roc_auc_steps(labels, scores) -> Steps:
     rank_sum = _quantities([
         ("n+", "positives", positives),
         ("n-", "negatives", negatives),
-        ("R+", "sum of the positives' midranks", twice_rank_sum / 2),
-        ("U", "R+ - n+(n+ + 1)/2", twice_u / 2),
+        ("R+", "sum of the positives' midranks", int(twice_rank_sum) / 2),
+        ("U", "R+ - n+(n+ + 1)/2", int(twice_u) / 2),
         ("AUC", "U / (n+ n-)", value),
     ])
     return Steps(value, {"ROC": roc, "documents": documents, "rank sum": rank_sum})
@@ -241,7 +252,8 @@ def roc_auc(labels, scores) -> float:
 
 def _auc_standard_error_steps(labels, scores) -> Steps:
     labels, (scores,), positives, negatives = _two_classes(labels, scores=scores)
-    area = _roc_auc_steps(labels, scores).value
+    (twice_u,) = _rank_sums(labels, scores)[3]
+    area = int(twice_u) / (2 * positives * negatives)
     q1 = area / (2 - area)
     q2 = 2 * area**2 / (1 + area)
     terms = (area * (1 - area), (positives - 1) * (q1 - area**2), (negatives - 1) * (q2 - area**2))
@@ -497,15 +509,11 @@ def _gauc_steps(groups, labels, scores, weight="impressions") -> Steps:
     codes, ids = pd.factorize(groups, sort=True)
     count = len(ids)
     impressions = np.bincount(codes, minlength=count)
-    clicks = np.zeros(count, dtype=np.int64)
-    np.add.at(clicks, codes, labels)
-    twice_rank_sum = np.zeros(count, dtype=np.int64)
-    np.add.at(twice_rank_sum, codes, labels * _twice_midranks(scores, codes))
+    _, clicks, _, twice_u = _rank_sums(labels, scores, codes, count)
     used = (clicks > 0) & (clicks < impressions)
     if not used.any():
         raise ValueError("groups: no group holds both classes, so no group has an AUC")
-    impressions_used, clicks_used = impressions[used], clicks[used]
-    twice_u = twice_rank_sum[used] - clicks_used * (clicks_used + 1)
+    impressions_used, clicks_used, twice_u = impressions[used], clicks[used], twice_u[used]
     # Each group's AUC is one correctly rounded division of its exact pair count 2U.
     auc = twice_u / (2 * clicks_used * (impressions_used - clicks_used))
     weights = {"impressions": impressions_used, "clicks": clicks_used,
