@@ -55,16 +55,6 @@ def sum_by_query(query, rank, values, n_queries: int, k: int | None = None) -> n
     return np.bincount(query, weights=values, minlength=n_queries)
 
 
-def count_so_far(query: np.ndarray, flags: np.ndarray) -> np.ndarray:
-    """Within each query, how many of ``flags`` are set at or above each entry (exact integers)."""
-    running = np.cumsum(flags, dtype=np.int64)
-    if not len(running):
-        return running
-    starts = np.flatnonzero(np.r_[True, query[1:] != query[:-1]])
-    before = running[starts] - flags[starts]
-    return running - np.repeat(before, np.diff(np.r_[starts, len(query)]))
-
-
 def first_by_query(query: np.ndarray, flags: np.ndarray, n_queries: int) -> np.ndarray:
     """Position of each query's first entry with ``flags`` set, -1 when it has none."""
     hits = np.flatnonzero(flags)

@@ -29,7 +29,7 @@ from fractions import Fraction
 import numpy as np
 
 from rankedu._common import best_from_here, last, precision_sums, relevance_columns
-from rankedu._ranked import count_so_far, safe_divide
+from rankedu._ranked import ranks_within, safe_divide, sum_by_query
 from rankedu._steps import Steps, mean_over_queries
 from rankedu._validation import as_numbers, one_of, relevant_count, same_length, sequence_of
 
@@ -46,9 +46,11 @@ def _average_precision_steps(rels, k=None, n_relevant=None, threshold=1) -> Step
 def _average_precision_by_query(ranked, k=None) -> np.ndarray:
     """AP (AP@k) of every query at once: P@rank summed over the relevant ranks (in the top k),
     divided by the relevant judged documents of each query."""
-    precision = count_so_far(ranked.query, ranked.relevant) / ranked.rank
-    hits = ranked.sum_by_query(np.where(ranked.relevant, precision, 0.0), k)
-    return safe_divide(hits, ranked.n_relevant)
+    at = np.flatnonzero(ranked.relevant)  # the relevant retrieved documents, in rank order
+    query, rank = ranked.query[at], ranked.rank[at]
+    precision = ranks_within(query, ranked.n_queries) / rank  # the j-th of them, at rank r: j/r
+    return safe_divide(sum_by_query(query, rank, precision, ranked.n_queries, k),
+                       ranked.n_relevant)
 
 
 def average_precision(rels, k=None, *, n_relevant=None, threshold=1) -> float:

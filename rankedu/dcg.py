@@ -294,12 +294,15 @@ def _ndcg_by_query(ranked, k=None) -> np.ndarray:
     """nDCG (nDCG@k) of every query at once, as trec_eval computes it: linear gain, log2
     discount, the ideal ranking from every judged document of the query (cut at k)."""
     _, divisor = DISCOUNTS["log2"]
-    depth = max(int(ranked.rank.max(initial=0)), int(ranked.ideal_rank.max(initial=0)))
-    discount = divisor(np.arange(1, depth + 1, dtype=float))  # one logarithm per rank
-    dcg = ranked.sum_by_query(ranked.gain / discount[ranked.rank - 1], k)
-    idcg = sum_by_query(ranked.ideal_query, ranked.ideal_rank,
-                        ranked.ideal_gain / discount[ranked.ideal_rank - 1], ranked.n_queries, k)
-    return safe_divide(dcg, idcg)
+
+    def dcg_by_query(query, rank, gain):
+        top = slice(None) if k is None else rank <= k
+        query, rank, gain = query[top], rank[top], gain[top]
+        discount = divisor(np.arange(1, int(rank.max(initial=0)) + 1, dtype=float))  # per rank
+        return sum_by_query(query, rank, gain / discount[rank - 1], ranked.n_queries)
+
+    return safe_divide(dcg_by_query(ranked.query, ranked.rank, ranked.gain),
+                       dcg_by_query(ranked.ideal_query, ranked.ideal_rank, ranked.ideal_gain))
 
 
 def ndcg(rels, k=None, *, pool=None, gain="linear", discount="log2", base=2) -> float:

@@ -53,7 +53,7 @@ import pandas as pd
 from rankedu._ranked import RankedRun, ranks_within
 from rankedu._validation import as_number, as_threshold, one_of
 from rankedu.measures import QueryLists, parse
-from rankedu.trec_files import _load, _Table, read_qrels, read_run
+from rankedu.trec_files import _docno_order, _load_pair, _Table, read_qrels, read_run
 
 __all__ = ["QueryMismatchWarning", "evaluate", "ranked_list", "read_qrels", "read_run"]
 
@@ -65,11 +65,35 @@ class QueryMismatchWarning(UserWarning):
     """The judgments and the run do not hold the same queries; some were not evaluated."""
 
 
-def _rank_order(query: np.ndarray, score: np.ndarray, doc_codes: np.ndarray, docnos: pd.Index):
-    """Positions sorted by (query ascending, score descending, docno descending).
+@dataclass
+class _Permutation:
+    """How the run's lines are reordered into rank order: a whole gather (``full``), or for a
+    run already in order but for tied scores, only the tied positions (``new[at] = old[source]``,
+    within single queries); neither when nothing moves."""
+
+    full: np.ndarray | None = None
+    at: np.ndarray | None = None
+    source: np.ndarray | None = None
+
+    def apply(self, values: np.ndarray, *, within_queries: bool = False) -> np.ndarray:
+        """``values`` in rank order (``within_queries``: values equal throughout each query, as
+        the query index is, which a patch of ties never changes)."""
+        if self.full is not None:
+            return values[self.full]
+        if self.at is None or within_queries:
+            return values
+        out = values.copy()
+        out[self.at] = values[self.source]
+        return out
+
+
+def _rank_order(query: np.ndarray, score: np.ndarray, doc_codes: np.ndarray,
+                docnos: pd.Index) -> _Permutation:
+    """The order (query ascending, score descending, docno descending) of the lines.
 
     Docnos are compared as strings only where two scores of one query tie, so a run naming a
-    million different documents costs no sort of a million strings.
+    million different documents costs no sort of a million strings. A run written query by
+    query, best first (as most are) is checked in one pass and not sorted at all.
     """
     n = len(query)
     same_query = query[1:] == query[:-1]
@@ -77,21 +101,25 @@ def _rank_order(query: np.ndarray, score: np.ndarray, doc_codes: np.ndarray, doc
         np.all(~same_query | (score[1:] <= score[:-1]))
     )
     if in_order:  # most run files are already written query by query, best first
-        order = np.arange(n)
+        order, q, s = None, query, score
     else:
         order = np.lexsort((-score, query))
-    q, s = query[order], score[order]
+        q, s = query[order], score[order]
     tied = (q[1:] == q[:-1]) & (s[1:] == s[:-1])
-    if tied.any():
-        in_tie = np.zeros(n, dtype=bool)
-        in_tie[:-1] |= tied
-        in_tie[1:] |= tied
-        positions = np.flatnonzero(in_tie)
-        group = np.cumsum(np.r_[True, ~tied[positions[:-1]]])
-        names = np.asarray(docnos.take(doc_codes[order[positions]]), dtype=object)
-        by_name = np.unique(names, return_inverse=True)[1]
-        order[positions] = order[positions][np.lexsort((-by_name, group))]
-    return order
+    if not tied.any():
+        return _Permutation(full=order)
+    in_tie = np.zeros(n, dtype=bool)
+    in_tie[:-1] |= tied
+    in_tie[1:] |= tied
+    positions = np.flatnonzero(in_tie)
+    group = np.cumsum(np.r_[True, ~tied[positions[:-1]]])
+    lines = positions if order is None else order[positions]
+    by_name = _docno_order(docnos, doc_codes[lines])
+    lines = lines[np.lexsort((-by_name, group))]
+    if order is None:
+        return _Permutation(at=positions, source=lines)
+    order[positions] = lines
+    return _Permutation(full=order)
 
 
 @dataclass
@@ -99,35 +127,48 @@ class _Joined:
     """The run of the evaluated queries, ranked and joined with the judgments."""
 
     ranked: RankedRun
-    lines: np.ndarray  # the run table's position of each ranked document
+    lines: np.ndarray | None  # the run table's position of each ranked document, if needed
     grade: np.ndarray  # its qrels grade as written (0 when unjudged)
     judged: np.ndarray  # whether the qrels judge it
 
 
 def _join(judged: _Table, run: _Table, queries: pd.Index, threshold: float, max_grade: float,
-          single_precision: bool) -> _Joined:
+          single_precision: bool, *, lines_needed: bool = False) -> _Joined:
+    """Rank the run's lines of ``queries`` and look up each document's judgment.
+
+    ``judged`` and ``run`` share one vocabulary of docnos (``trec_files._load_pair``): a
+    retrieved document is a judged one exactly when their codes are equal. ``lines``, the run
+    table's position of each ranked document, is computed only when ``lines_needed``.
+    """
     n_queries = len(queries)
     run_query = queries.get_indexer(run.qids)[run.qid_codes]
-    lines = np.flatnonzero(run_query >= 0)
-    query, docs, score = run_query[lines], run.doc_codes[lines], run.values[lines]
+    kept = None if (run_query >= 0).all() else np.flatnonzero(run_query >= 0)
+    if kept is None:
+        query, docs, score = run_query, run.doc_codes, run.values
+    else:
+        query, docs, score = run_query[kept], run.doc_codes[kept], run.values[kept]
     if single_precision:
         score = score.astype(np.float32).astype(np.float64)
     order = _rank_order(query, score, docs, run.docnos)
-    lines, query, docs = lines[order], query[order], docs[order]
+    query, docs = order.apply(query, within_queries=True), order.apply(docs)
+    lines = None
+    if lines_needed:
+        lines = order.apply(np.arange(len(run_query)) if kept is None else kept)
 
-    # The judgment of each retrieved document: its docno among the judged ones (-1 when no
-    # query judges it; most documents of a run are unjudged), then (query, docno) looked up.
+    # The judgment of each retrieved document: only documents some query judges (few, in a
+    # real run) are looked up, by the integer key (query, docno code).
     judged_query = queries.get_indexer(judged.qids)[judged.qid_codes]
-    width = max(len(judged.docnos), 1)
+    width = max(len(run.docnos), 1)
     usable = np.flatnonzero(judged_query >= 0)
     key = judged_query[usable] * width + judged.doc_codes[usable]
     by_key = np.argsort(key)
     key, key_grade = key[by_key], judged.values[usable][by_key]
-    judged_doc = judged.docnos.get_indexer(run.docnos)[docs]
-    candidate = np.flatnonzero(judged_doc >= 0)
+    ever_judged = np.zeros(width, dtype=bool)
+    ever_judged[judged.doc_codes[usable]] = True
+    candidate = np.flatnonzero(ever_judged[docs])
     grade, found = np.zeros(len(query)), np.zeros(len(query), dtype=bool)
     if len(key) and len(candidate):
-        wanted = query[candidate] * width + judged_doc[candidate]
+        wanted = query[candidate] * width + docs[candidate]
         at = np.minimum(np.searchsorted(key, wanted), len(key) - 1)
         hit = key[at] == wanted
         found[candidate[hit]] = True
@@ -254,8 +295,7 @@ def evaluate(qrels, run, measures, *, threshold=1, missing="skip", max_grade=Non
     specs = parse(measures)
     threshold = as_threshold(threshold)
     one_of(missing, "missing", ("skip", "zero"))
-    judged = _load(qrels, "qrels", "qrels")
-    ranking = _load(run, "run", "run")
+    judged, ranking = _load_pair(qrels, run)
     max_grade = _max_grade(judged, max_grade, any(s.measure.uses_max_grade for s in specs))
     queries, only_in_run, only_in_qrels = _queries(judged, ranking, missing)
     ranked = _join(judged, ranking, queries, threshold, max_grade, single_precision).ranked
@@ -271,21 +311,23 @@ def _one_query(qrels, run, qid, *, threshold=1, max_grade=None, single_precision
     """One query ranked as ``evaluate`` ranks it: (its ranked-list frame, its per-list inputs,
     the joined arrays)."""
     threshold = as_threshold(threshold)
-    judged = _load(qrels, "qrels", "qrels")
-    ranking = _load(run, "run", "run")
+    judged, ranking = _load_pair(qrels, run)
     max_grade = _max_grade(judged, max_grade, max_grade_needed)
     qid = str(qid)
     for table, name in ((judged, "qrels"), (ranking, "run")):
-        if qid not in table.qids:
+        # The two tables share one vocabulary of qids: look for the query's rows.
+        if qid not in table.qids or not (table.qid_codes == table.qids.get_loc(qid)).any():
             raise ValueError(f"qid: query {qid!r} is not in the {name}")
-    joined = _join(judged, ranking, pd.Index([qid]), threshold, max_grade, single_precision)
+    joined = _join(judged, ranking, pd.Index([qid]), threshold, max_grade, single_precision,
+                   lines_needed=True)
+    lines = joined.lines
     grade = joined.grade
     if np.all(grade == np.round(grade)):
         grade = grade.astype(np.int64)
     frame = pd.DataFrame({
         "rank": joined.ranked.rank,
-        "docno": np.asarray(ranking.docnos.take(ranking.doc_codes[joined.lines]), dtype=object),
-        "score": ranking.values[joined.lines],
+        "docno": np.asarray(ranking.docnos.take(ranking.doc_codes[lines]), dtype=object),
+        "score": ranking.values[lines],
         "judged": joined.judged,
         "grade": grade,
     })

@@ -52,7 +52,7 @@ def test_names_parse_as_in_ir_measures(written, family, k):
      ("Rprec@5", "Rprec takes no cutoff"), ("P@0", "cutoff of 'P@0'"),
      ("P@x", "cutoff of 'P@x' must be an integer"), ("P@-1", "must be an integer"),
      ("AP(judged_only=True)", "AP has no parameter 'judged_only=True'"),
-     ("RBP(p=0.8)", "unknown measure 'RBP(p=0.8)'")],
+     ("XYZ(p=0.8)", "unknown measure 'XYZ(p=0.8)'"), ("AP(", "unknown measure 'AP('")],
 )
 def test_bad_names_raise_naming_measures(written, message):
     with pytest.raises(ValueError, match="measures") as error:
