@@ -40,7 +40,13 @@ from rankedu.dcg import cumulative_gain, dcg, idcg, ndcg
 from rankedu.explain import Explanation
 from rankedu.pair_ratio import goodman_kruskal_gamma, kendall_tau, pair_ratio
 from rankedu.reciprocal_rank import mean_reciprocal_rank, reciprocal_rank
-from rankedu.significance import bootstrap_ci, paired_randomization_test
+from rankedu.significance import (
+    bootstrap_ci,
+    holm,
+    paired_randomization_test,
+    paired_t_test,
+    randomized_tukey_hsd,
+)
 from rankedu.trec import QueryMismatchWarning, evaluate, ranked_list, read_qrels, read_run
 
 __version__ = "0.1.0"
@@ -69,6 +75,7 @@ __all__ = [
     "false_positive_rate",
     "gauc",
     "goodman_kruskal_gamma",
+    "holm",
     "idcg",
     "interpolated_precision",
     "kendall_tau",
@@ -78,10 +85,12 @@ __all__ = [
     "ndcg",
     "pair_ratio",
     "paired_randomization_test",
+    "paired_t_test",
     "precision",
     "precision_at_k",
     "precision_recall_curve",
     "r_precision",
+    "randomized_tukey_hsd",
     "ranked_list",
     "read_qrels",
     "read_run",

@@ -1,33 +1,81 @@
-"""Tests of rankedu/significance.py: the paired randomisation test and the bootstrap CI."""
+"""Tests of rankedu/significance.py: the randomisation test, the t-test, the bootstrap CI, Holm's
+adjustment and the randomised Tukey HSD test, each against an independent computation."""
 
 import itertools
+import math
 
 import numpy as np
+import pandas as pd
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+from scipy import stats
 
 import rankedu as rk
 
 
-def exact_p_value(a, b):
-    """Two-sided sign-flip p-value over all 2^n assignments (the Monte Carlo test's target)."""
+def brute_force_sign_flip_means(d):
+    """The mean of s * d for every sign vector s, by a plain loop over itertools.product."""
+    d = np.asarray(d, dtype=float)
+    return np.array([np.dot(signs, d) / len(d) for signs in itertools.product((-1, 1), repeat=len(d))])
+
+
+def brute_force_exact_p_value(a, b):
     d = np.asarray(a, dtype=float) - np.asarray(b, dtype=float)
-    observed = abs(d.mean())
-    means = [abs(np.dot(signs, d)) / len(d) for signs in itertools.product((-1, 1), repeat=len(d))]
-    return float(np.mean([m >= observed - 1e-12 for m in means]))
+    means = brute_force_sign_flip_means(d)
+    return sum(abs(m) >= abs(d.mean()) - 1e-12 for m in means) / len(means)
 
 
-def test_randomization_p_value_approaches_the_exact_sign_flip_p_value():
+# --- paired randomisation test: exact enumeration --------------------------------------------
+
+@pytest.mark.parametrize("n", [1, 2, 5, 10, 12])
+def test_exact_randomization_p_value_equals_a_loop_over_every_sign_assignment(n):
+    rng = np.random.default_rng(n)
+    a = rng.random(n)
+    b = a - rng.normal(0.05, 0.1, size=n)
+    result = rk.paired_randomization_test(a, b)
+    assert result.exact is True and result.standard_error == 0.0
+    assert result.p_value == brute_force_exact_p_value(a, b)
+    np.testing.assert_allclose(np.sort(result.null_distribution),
+                               np.sort(brute_force_sign_flip_means(a - b)), atol=1e-14)
+
+
+def test_ten_queries_give_an_exact_p_value_that_is_a_count_over_1024():
+    rng = np.random.default_rng(3)
+    a, b = rng.random(10), rng.random(10)
+    result = rk.paired_randomization_test(a, b)
+    assert len(result.null_distribution) == 1024
+    assert (result.p_value * 1024).is_integer()
+
+
+def test_exact_test_is_the_default_up_to_twenty_queries_and_sampling_above():
+    rng = np.random.default_rng(5)
+    twenty = rk.paired_randomization_test(rng.random(20), rng.random(20))
+    assert twenty.exact and len(twenty.null_distribution) == 2**20
+    many = rk.paired_randomization_test(rng.random(21), rng.random(21), n_resamples=500, seed=0)
+    assert not many.exact and len(many.null_distribution) == 500
+
+
+def test_exact_p_value_counts_the_observed_assignment_and_its_mirror():
+    result = rk.paired_randomization_test([1.0] * 8, [0.0] * 8)
+    assert result.p_value == 2 / 2**8
+
+
+def test_monte_carlo_p_value_is_within_a_few_standard_errors_of_the_exact_one():
     rng = np.random.default_rng(7)
-    a = rng.random(10)
-    b = a - rng.normal(0.05, 0.1, size=10)
-    exact = exact_p_value(a, b)
-    result = rk.paired_randomization_test(a, b, n_resamples=40_000, seed=1)
-    assert result.p_value == pytest.approx(exact, abs=0.01)
-    assert result.observed == pytest.approx(float(np.mean(a - b)))
+    a = rng.random(14)
+    b = a - rng.normal(0.03, 0.1, size=14)
+    exact = rk.paired_randomization_test(a, b)
+    sampled = rk.paired_randomization_test(a, b, exact=False, n_resamples=40_000, seed=1)
+    assert not sampled.exact
+    assert sampled.standard_error == pytest.approx(
+        math.sqrt(sampled.p_value * (1 - sampled.p_value) / 40_000))
+    assert abs(sampled.p_value - exact.p_value) < 4 * sampled.standard_error
+    assert sampled.observed == pytest.approx(float(np.mean(a - b)))
 
 
-def test_randomization_p_value_counts_the_observed_assignment_so_it_is_never_zero():
-    a, b = [1.0] * 12, [0.0] * 12  # every flip but the observed one is less extreme
+def test_monte_carlo_p_value_counts_the_observed_assignment_so_it_is_never_zero():
+    a, b = [1.0] * 30, [0.0] * 30  # every flip but the observed one is less extreme
     result = rk.paired_randomization_test(a, b, n_resamples=999, seed=0)
     extreme = int((np.abs(result.null_distribution) >= 1.0).sum())
     assert result.p_value == (1 + extreme) / 1000
@@ -36,8 +84,10 @@ def test_randomization_p_value_counts_the_observed_assignment_so_it_is_never_zer
 
 def test_identical_systems_have_p_value_one_and_observed_difference_zero():
     a = [0.1, 0.5, 0.9, 0.3]
-    result = rk.paired_randomization_test(a, a, n_resamples=500, seed=0)
+    result = rk.paired_randomization_test(a, a)
     assert (result.observed, result.p_value) == (0.0, 1.0)
+    sampled = rk.paired_randomization_test(a, a, exact=False, n_resamples=500, seed=0)
+    assert sampled.p_value == 1.0
 
 
 def test_randomization_test_is_symmetric_and_reproducible_with_a_seed():
@@ -59,6 +109,55 @@ def test_randomization_null_distribution_is_centred_with_the_sign_flip_variance(
     assert result.null_distribution.mean() == pytest.approx(0.0, abs=0.005)
     assert result.null_distribution.var() == pytest.approx(np.sum(d**2) / 50**2, rel=0.05)
 
+
+# --- paired t-test ----------------------------------------------------------------------------
+
+@pytest.mark.parametrize("n", [2, 3, 10, 60, 500])
+def test_paired_t_test_equals_scipy_ttest_rel(n):
+    rng = np.random.default_rng(n)
+    a = rng.random(n)
+    b = a - rng.normal(0.02, 0.1, size=n)
+    ours = rk.paired_t_test(a, b)
+    theirs = stats.ttest_rel(a, b)
+    assert ours.t == pytest.approx(float(theirs.statistic), rel=1e-12)
+    assert ours.p_value == pytest.approx(float(theirs.pvalue), rel=1e-10)
+    assert ours.df == n - 1
+    assert ours.mean_difference == pytest.approx(float(np.mean(a - b)), rel=1e-12)
+
+
+@settings(max_examples=60, deadline=None)
+@given(st.floats(min_value=1e-6, max_value=1e4), st.integers(min_value=1, max_value=400))
+def test_t_tail_matches_scipy_student_t(t, df):
+    from rankedu.significance import _student_t_two_sided
+
+    expected = float(2 * stats.t.sf(t, df))
+    assert _student_t_two_sided(t, df) == pytest.approx(expected, rel=1e-9, abs=1e-300)
+
+
+@pytest.mark.parametrize("t", [1e-9, 0.3, 1.0, 4.0, 250.0])
+def test_t_tail_matches_the_closed_forms_for_one_and_two_degrees_of_freedom(t):
+    from rankedu.significance import _student_t_two_sided
+
+    assert _student_t_two_sided(t, 1) == pytest.approx(1 - 2 * math.atan(t) / math.pi, rel=1e-13)
+    assert _student_t_two_sided(t, 2) == pytest.approx(1 - t / math.sqrt(2 + t * t), rel=1e-12)
+
+
+def test_paired_t_test_with_constant_differences():
+    shifted = rk.paired_t_test([0.5, 0.6, 0.7], [0.4, 0.5, 0.6])
+    assert shifted.t == math.inf and shifted.p_value == 0.0
+    same = rk.paired_t_test([0.5, 0.6, 0.7], [0.5, 0.6, 0.7])
+    assert math.isnan(same.t) and math.isnan(same.p_value)
+
+
+def test_explain_paired_t_test_shows_the_differences_and_ends_in_the_p_value():
+    a, b = [0.5, 0.7, 0.9, 0.4], [0.4, 0.5, 0.6, 0.4]
+    explanation = rk.explain.paired_t_test(a, b)
+    assert explanation.value == rk.paired_t_test(a, b)
+    np.testing.assert_allclose(explanation.tables["queries"]["d = a - b"], np.subtract(a, b))
+    assert explanation.table["value"].iloc[-1] == explanation.value.p_value
+
+
+# --- bootstrap ----------------------------------------------------------------------------------
 
 def test_bootstrap_matches_a_plain_loop_over_resamples():
     values = np.random.default_rng(4).random(25)
@@ -91,17 +190,134 @@ def test_bootstrap_of_a_constant_is_a_point():
     assert (result.low, result.estimate, result.high) == pytest.approx((0.25, 0.25, 0.25))
 
 
+# --- Holm ---------------------------------------------------------------------------------------
+
+def test_holm_on_a_hand_computed_example():
+    # sorted: 0.005 (x4 = 0.02), 0.01 (x3 = 0.03), 0.03 (x2 = 0.06), 0.04 (x1 = 0.04 -> max 0.06)
+    np.testing.assert_allclose(rk.holm([0.01, 0.04, 0.03, 0.005]), [0.03, 0.06, 0.06, 0.02])
+    np.testing.assert_allclose(rk.holm([0.5, 0.4]), [0.8, 0.8])
+    np.testing.assert_allclose(rk.holm([0.7]), [0.7])
+
+
+def holm_rejections(p_values, alpha):
+    """Holm's step-down procedure as he states it: walk up the sorted p-values, rejecting while
+    p_(i) <= alpha / (m - i + 1), and stop at the first that is not."""
+    m = len(p_values)
+    rejected = set()
+    for i, index in enumerate(sorted(range(m), key=lambda j: p_values[j])):
+        if p_values[index] > alpha / (m - i):
+            break
+        rejected.add(index)
+    return rejected
+
+
+@settings(max_examples=100, deadline=None)
+@given(st.lists(st.floats(min_value=0, max_value=1), min_size=1, max_size=12),
+       st.sampled_from([0.001, 0.01, 0.05, 0.1, 0.2]))
+def test_holm_adjusted_p_values_reject_exactly_what_the_step_down_procedure_rejects(p, alpha):
+    adjusted = rk.holm(p)
+    assert {i for i, q in enumerate(adjusted) if q <= alpha} == holm_rejections(p, alpha)
+    assert all(q >= raw - 1e-15 for q, raw in zip(adjusted, p))
+    assert all(q <= min(1.0, len(p) * raw) + 1e-15 for q, raw in zip(adjusted, p))
+
+
+def test_explain_holm_lists_the_sorted_p_values_and_their_multipliers():
+    explanation = rk.explain.holm([0.01, 0.04, 0.03, 0.005])
+    table = explanation.table
+    assert list(table["test"]) == [4, 1, 3, 2]
+    assert list(table["m - i + 1"]) == [4, 3, 2, 1]
+    np.testing.assert_allclose(explanation.value, rk.holm([0.01, 0.04, 0.03, 0.005]))
+
+
+# --- randomised Tukey HSD -----------------------------------------------------------------------
+
+def exact_tukey_p_values(table):
+    """Share of all (m!)^n arrangements (each query's row permuted) whose range of system means
+    reaches each pair's observed difference: the quantity the randomised test estimates."""
+    n, m = table.shape
+    rows = [list(itertools.permutations(row)) for row in table]
+    ranges = []
+    for arrangement in itertools.product(*rows):
+        means = np.mean(arrangement, axis=0)
+        ranges.append(means.max() - means.min())
+    ranges = np.array(ranges)
+    means = table.mean(axis=0)
+    return {(i, j): float(np.mean(ranges >= abs(means[i] - means[j]) - 1e-12))
+            for i in range(m) for j in range(i + 1, m)}
+
+
+def test_tukey_p_values_approach_the_share_over_every_arrangement():
+    table = np.array([[0.2, 0.5, 0.9], [0.1, 0.3, 0.4], [0.6, 0.6, 0.8], [0.3, 0.2, 0.7]])
+    exact = exact_tukey_p_values(table)  # 6^4 = 1296 arrangements
+    result = rk.randomized_tukey_hsd(pd.DataFrame(table, columns=["x", "y", "z"]),
+                                     n_resamples=40_000, seed=3)
+    names = ["x", "y", "z"]
+    for row in result.pairs.itertuples():
+        expected = exact[(names.index(row.system_a), names.index(row.system_b))]
+        assert abs(row.p_value - expected) < 0.01
+
+
+def test_tukey_on_a_constructed_case():
+    rng = np.random.default_rng(0)
+    base = rng.random(40)
+    scores = {"A": base, "B": base.copy(), "C": base + 0.3}
+    result = rk.randomized_tukey_hsd(scores, n_resamples=2000, seed=1)
+    pairs = result.pairs.set_index(["system_a", "system_b"])
+    assert pairs.loc[("A", "B"), "p_value"] == 1.0  # equal means: every range reaches 0
+    assert pairs.loc[("A", "C"), "p_value"] == 1 / 2001  # no permutation reaches 0.3
+    assert pairs.loc[("A", "C"), "difference"] == pytest.approx(-0.3)
+    assert list(result.means.index) == ["A", "B", "C"]
+    assert len(result.null_distribution) == 2000
+
+
+def test_tukey_adjusted_p_values_are_never_below_the_pairs_own_randomisation_p_value():
+    # The range of m means is at least as large as any one pair's difference, so the adjusted
+    # p-value of a pair is at least what a permutation test of that pair alone would give.
+    rng = np.random.default_rng(2)
+    table = pd.DataFrame(rng.random((30, 4)) + [0, 0.05, 0.1, 0.15], columns=list("ABCD"))
+    tukey = rk.randomized_tukey_hsd(table, n_resamples=4000, seed=0)
+    for row in tukey.pairs.itertuples():
+        alone = rk.paired_randomization_test(table[row.system_a], table[row.system_b],
+                                             n_resamples=4000, seed=0)
+        assert row.p_value >= alone.p_value - 4 * alone.standard_error
+
+
+def test_tukey_is_reproducible_with_a_seed():
+    table = pd.DataFrame(np.random.default_rng(9).random((10, 3)), columns=["a", "b", "c"])
+    first = rk.randomized_tukey_hsd(table, n_resamples=300, seed=4)
+    second = rk.randomized_tukey_hsd(table, n_resamples=300, seed=4)
+    pd.testing.assert_frame_equal(first.pairs, second.pairs)
+
+
+# --- bad input ----------------------------------------------------------------------------------
+
 @pytest.mark.parametrize(
-    ("call", "message"),
+    ("call", "error", "message"),
     [
-        (lambda: rk.paired_randomization_test([1, 2], [1]), "same length"),
-        (lambda: rk.paired_randomization_test([1, float("nan")], [1, 2]), "finite"),
-        (lambda: rk.paired_randomization_test([], []), "at least one"),
-        (lambda: rk.paired_randomization_test([1], [2], n_resamples=0), "n_resamples"),
-        (lambda: rk.bootstrap_ci([1, 2], confidence=1.0), "confidence"),
-        (lambda: rk.bootstrap_ci([1, 2], n_resamples=-5), "n_resamples"),
+        (lambda: rk.paired_randomization_test([1, 2], [1]), ValueError, "same length"),
+        (lambda: rk.paired_randomization_test([1, float("nan")], [1, 2]), ValueError, "finite"),
+        (lambda: rk.paired_randomization_test([], []), ValueError, "at least one"),
+        (lambda: rk.paired_randomization_test([1], [2], n_resamples=0), ValueError, "n_resamples"),
+        (lambda: rk.paired_randomization_test([1], [2], seed="x"), TypeError, "seed"),
+        (lambda: rk.paired_randomization_test([1], [2], exact="yes"), TypeError, "exact"),
+        (lambda: rk.paired_randomization_test([1] * 21, [2] * 21, exact=True), ValueError, "exact"),
+        (lambda: rk.paired_t_test([1.0], [0.5]), ValueError, "at least 2"),
+        (lambda: rk.paired_t_test([1.0, 2.0], [0.5]), ValueError, "same length"),
+        (lambda: rk.paired_t_test([1.0, math.inf], [0.5, 0.2]), ValueError, "finite"),
+        (lambda: rk.bootstrap_ci([1, 2], confidence=1.0), ValueError, "confidence"),
+        (lambda: rk.bootstrap_ci([1, 2], n_resamples=-5), ValueError, "n_resamples"),
+        (lambda: rk.bootstrap_ci([1, 2], seed="x"), TypeError, "seed"),
+        (lambda: rk.bootstrap_ci([1, 2], seed=-1), ValueError, "seed"),
+        (lambda: rk.holm([]), ValueError, "p_values"),
+        (lambda: rk.holm([0.2, 1.5]), ValueError, "p_values"),
+        (lambda: rk.randomized_tukey_hsd([[0.1, 0.2]]), TypeError, "scores"),
+        (lambda: rk.randomized_tukey_hsd({"A": [0.1, 0.2]}), ValueError, "at least 2 systems"),
+        (lambda: rk.randomized_tukey_hsd({"A": [0.1, 0.2], "B": [0.3]}), ValueError, "same length"),
+        (lambda: rk.randomized_tukey_hsd({"A": [0.1, float("nan")], "B": [0.3, 0.4]}),
+         ValueError, "scores\\['A'\\]"),
+        (lambda: rk.randomized_tukey_hsd({"A": [0.1], "B": [0.3]}, seed="x"), TypeError, "seed"),
     ],
 )
-def test_bad_input_raises_value_error_naming_the_argument(call, message):
-    with pytest.raises(ValueError, match=message):
+def test_bad_input_raises_naming_the_argument(call, error, message):
+    with pytest.raises(error, match=message):
         call()
