@@ -48,6 +48,7 @@ from rankedu.significance import (
     randomized_tukey_hsd,
 )
 from rankedu.trec import QueryMismatchWarning, evaluate, ranked_list, read_qrels, read_run
+from rankedu.user_models import inst, rbp
 
 __version__ = "0.1.0"
 
@@ -77,6 +78,7 @@ __all__ = [
     "goodman_kruskal_gamma",
     "holm",
     "idcg",
+    "inst",
     "interpolated_precision",
     "kendall_tau",
     "mean_average_precision",
@@ -92,6 +94,7 @@ __all__ = [
     "r_precision",
     "randomized_tukey_hsd",
     "ranked_list",
+    "rbp",
     "read_qrels",
     "read_run",
     "recall",

@@ -30,9 +30,10 @@ from rankedu._validation import as_cutoff
 
 # The metric modules (``rankedu.average_precision`` the module, not the function of that name
 # that ``rankedu`` exports), whose functions and kernels the declarations below name.
-_ap, _cascade, _cutoff, _dcg, _explain, _rr = (
+_ap, _cascade, _cutoff, _dcg, _explain, _rr, _user = (
     import_module(f"rankedu.{name}") for name in
-    ("average_precision", "cascade", "cutoff", "dcg", "explain", "reciprocal_rank")
+    ("average_precision", "cascade", "cutoff", "dcg", "explain", "reciprocal_rank",
+     "user_models")
 )
 
 __all__ = ["MEASURES", "Measure", "Parameter", "ParsedMeasure", "QueryLists", "parse"]
@@ -104,6 +105,10 @@ def _k_and_denominator(lists, k):
     return {**_k_only(lists, k), "n_relevant": lists.n_relevant}
 
 
+# cwl-eval's --max_depth: the user models read every list to this many ranks, padded with
+# zero-gain documents, and normalise their weights over them.
+_DEPTH = Parameter("depth", int, _user.CWL_DEPTH, "ranks read, the list zero-padded to them")
+
 MEASURES: dict[str, Measure] = {m.name: m for m in [
     Measure("P", "precision at k: relevant documents in the top k, divided by k", "cutoff",
             "required", _cutoff.precision_at_k, _k_only, _cutoff._precision_at_k_by_query),
@@ -129,6 +134,19 @@ MEASURES: dict[str, Measure] = {m.name: m for m in [
             "cascade_err", "optional", _cascade.err,
             lambda lists, k: {"rels": lists.rels, "k": k, "max_grade": lists.max_grade},
             _cascade._err_by_query, uses_max_grade=True),
+    Measure("RBP", "rank-biased precision: (1 - p) sum_i p^(i-1) g_i, the grade read as a gain "
+            "in [0, 1], the list read to depth ranks (cwl-eval's convention)", "user_models",
+            "none", _user.rbp,
+            lambda lists, k, p, depth: {"rels": lists.rels, "p": p, "depth": depth},
+            _user._rbp_by_query,
+            parameters=(Parameter("p", float, 0.8, "persistence: the probability of reading on"),
+                        _DEPTH)),
+    Measure("INST", "INST: the expected rate of gain of a user who wants T units of gain, the "
+            "grade read as a gain in [0, 1], the list read to depth ranks (cwl-eval's)",
+            "user_models", "none", _user.inst,
+            lambda lists, k, T, depth: {"rels": lists.rels, "T": T, "depth": depth},
+            _user._inst_by_query,
+            parameters=(Parameter("T", float, 1.0, "the gain the user wants"), _DEPTH)),
 ]}
 
 
