@@ -283,13 +283,13 @@ def auc_standard_error(labels, scores) -> float:
         SE^2 = \frac{A(1 - A) + (n^+ - 1)(Q_1 - A^2) + (n^- - 1)(Q_2 - A^2)}{n^+ n^-},
         \qquad Q_1 = \frac{A}{2 - A}, \quad Q_2 = \frac{2A^2}{1 + A}
 
-    A is :func:`roc_auc`. Q1 is the probability that two random positives both score above
-    one random negative, and Q2 that one random positive scores above two random negatives;
-    the closed forms above are Hanley and McNeil's approximation, exact when the scores of
-    both classes are exponentially distributed (one a power of the other), and close for
-    most other shapes. It is the standard error of the AUC as an estimate of the probability
-    that a new positive outscores a new negative, over new samples of n+ positives and n-
-    negatives. For two models on the same items, whose AUCs are correlated, use
+    A is :func:`roc_auc`. With the true Q1 (the probability that two random positives both
+    score above one random negative) and Q2 (that one random positive scores above two random
+    negatives) the formula is the exact variance of the AUC over new samples of n+ positives
+    and n- negatives. Hanley and McNeil's closed forms for Q1 and Q2 are exact when one
+    class's survival function is a power of the other's (two exponential distributions, for
+    instance), and close for most other shapes; A is the observed AUC, so the result is an
+    estimate. For two models on the same items, whose AUCs are correlated, use
     :func:`delong_test` instead.
 
     Parameters
