@@ -1,9 +1,15 @@
-"""Tests of rankedu/auc.py: ROC AUC and GAUC.
+"""Tests of rankedu/auc.py: ROC AUC, its standard error, DeLong's test and GAUC.
 
-Written from CONTRACT.md and the seed posts (002, 003), independently of the implementation.
+Written from CONTRACT.md and the seed posts (002, 003), independently of the implementation:
+against the pair-by-pair definition in Fractions, scikit-learn, a brute-force per-group
+computation, an O(n^2) DeLong, and seeded bootstraps.
 """
 
+import math
+from fractions import Fraction
+
 import numpy as np
+import pandas as pd
 import pytest
 from hypothesis import given
 from hypothesis import strategies as st
@@ -208,12 +214,6 @@ def test_gauc_ignores_a_constant_added_to_a_groups_scores(rows, weight):
 
 
 # --- exact arithmetic: AUC is a ratio of pair counts (issue 10, item 1) -----------------------
-
-import math
-from fractions import Fraction
-
-import pandas as pd
-
 
 def exact_auc(labels, scores):
     """U/(n+ n-) as a Fraction, pair by pair."""

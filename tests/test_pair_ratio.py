@@ -12,6 +12,7 @@ from hypothesis import assume, given
 from hypothesis import strategies as st
 
 import rankedu as rk
+from rankedu.pair_ratio import MAX_LISTED, _inversions, _pair_counts
 
 # Seed 003: the true order of documents 1, 3, 4, 6 and the model's order 1, 4, 6, 3. Encoded
 # as grades by true position (first in the true order gets the highest grade) and scores by
@@ -226,9 +227,6 @@ def test_for_0_1_labels_without_score_ties_ratio_is_auc_over_one_minus_auc(label
 
 
 # --- O(n log n) counting (Knight, 1966), checked against the O(n^2) definition ---------------
-
-from rankedu.pair_ratio import MAX_LISTED, _inversions, _pair_counts
-
 
 def brute_force_counts(grades, scores):
     """Every pair, classified one by one: the definition the fast count must reproduce."""
