@@ -112,6 +112,7 @@ def _listed_pairs(grades, scores) -> dict[str, np.ndarray]:
     scores, the signs of the grade and score differences, and the verdict."""
     grades = as_numbers(grades, "grades")
     scores = as_numbers(scores, "scores")
+    same_length(grades=grades, scores=scores)
     n = len(grades)
     if n > MAX_LISTED:
         raise ValueError(
@@ -139,11 +140,12 @@ def _ratio(concordant, discordant) -> float:
 def _pair_ratio_steps(grades, scores, *, listed=True) -> Steps:
     """The pair ratio from the counts; with ``listed`` (the explanation) also every pair of
     documents with different grades, oriented so that document a has the higher grade."""
+    # The listing first: above MAX_LISTED documents it refuses before any counting.
+    pairs = _listed_pairs(grades, scores) if listed else None
     counts = _pair_counts(grades, scores)
     value = _ratio(counts["concordant"], counts["discordant"])
     tables = {"counts": _quantities([*_count_rows(counts), ("rho", "C / D", value)])}
     if listed:
-        pairs = _listed_pairs(grades, scores)
         keep = pairs["grade order"] != 0
         higher_first = pairs["grade order"][keep] > 0
         a = np.where(higher_first, pairs["first"][keep], pairs["second"][keep])
@@ -264,6 +266,7 @@ def _pair_table(grades, scores) -> dict[str, np.ndarray]:
 
 def _kendall_tau_steps(grades, scores, variant="b", *, listed=True) -> Steps:
     one_of(variant, "variant", ("a", "b"))
+    pairs = _pair_table(grades, scores) if listed else None
     counts = _pair_counts(grades, scores)
     n0, c_minus_d = counts["pairs"], counts["concordant"] - counts["discordant"]
     if variant == "a":
@@ -278,7 +281,7 @@ def _kendall_tau_steps(grades, scores, variant="b", *, listed=True) -> Steps:
         (f"tau_{variant}", "(C - D) / denominator", value),
     ])}
     if listed:
-        tables["pairs"] = _pair_table(grades, scores)
+        tables["pairs"] = pairs
     return Steps(value, tables)
 
 
@@ -345,6 +348,7 @@ def kendall_tau(grades, scores, *, variant="b") -> float:
 
 
 def _goodman_kruskal_gamma_steps(grades, scores, *, listed=True) -> Steps:
+    pairs = _pair_table(grades, scores) if listed else None
     counts = _pair_counts(grades, scores)
     judged = counts["concordant"] + counts["discordant"]
     value = (counts["concordant"] - counts["discordant"]) / judged if judged else math.nan
@@ -354,7 +358,7 @@ def _goodman_kruskal_gamma_steps(grades, scores, *, listed=True) -> Steps:
         ("gamma", "(C - D) / (C + D)", value),
     ])}
     if listed:
-        tables["pairs"] = _pair_table(grades, scores)
+        tables["pairs"] = pairs
     return Steps(value, tables)
 
 

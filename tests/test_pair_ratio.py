@@ -378,3 +378,9 @@ def test_explanation_refuses_to_list_the_pairs_of_more_than_max_listed_documents
     with pytest.raises(ValueError, match=r"grades: 2,001 documents make 2,001,000 pairs, too many to list"):
         getattr(rk.explain, name)(grades, grades)
     assert getattr(rk, name)(grades, grades) == (math.inf if name == "pair_ratio" else 1.0)
+
+
+@pytest.mark.parametrize("name", ["pair_ratio", "kendall_tau", "goodman_kruskal_gamma"])
+def test_explanation_rejects_lists_of_different_lengths_naming_both(name):
+    with pytest.raises(ValueError, match="grades and scores must have the same length"):
+        getattr(rk.explain, name)([3, 2, 1], [0.1, 0.2])
