@@ -1,36 +1,33 @@
 """Reading TREC files: a run or qrels file, a DataFrame or a dict of dicts becomes integer codes.
 
-:func:`read_qrels` and :func:`read_run` return pandas frames. :func:`_load_pair` turns the two
+:func:`read_qrels` and :func:`read_run` return pandas frames. ``_load_pair`` turns the two
 inputs of ``evaluate`` (each a path, ``"-"`` for standard input, a frame or a dict of dicts) into
-two :class:`_Table`\\ s of integer codes that share one vocabulary of query ids and one of
-docnos, so that joining a run with its judgments compares integers, never strings.
+tables of integer codes that share one vocabulary of query ids and one of docnos, so that
+joining a run with its judgments compares integers, never strings.
 
-How a file is read (trec_eval 10's rules, with rankedu's differences stated):
+How a file is read (trec_eval 10's rules; where rankedu differs, it says so):
 
-- One record per line: a qrels line is ``qid iter docno rel``, exactly four fields; a run line
-  is ``qid Q0 docno rank score tag``, at least six (text after the sixth is ignored, as
-  trec_eval ignores it). Fields are separated by runs of ASCII whitespace (space, tab, vertical
-  tab, form feed: C's ``isspace``, as trec_eval splits). A line ends at LF, CRLF or a lone CR.
-- Blank lines are skipped. A line whose first non-blank character is ``#`` is a comment and is
-  skipped. trec_eval 10 skips a line that starts with ``#`` in its first column; rankedu also
-  allows blanks before the ``#``, so a query id never begins with ``#``. A ``#`` after the first
-  character of a field (a docno such as ``CR93E-3103#37``) is text.
-- The text is UTF-8. A UTF-8 byte order mark at the start of the file is dropped. trec_eval
-  keeps those three bytes as part of the first query id, which then matches no query of the
-  other file; the mark is an editor's note about the encoding, not part of any id, so rankedu
-  drops it. Bytes that are not UTF-8 are an error naming the line.
-- ``rel`` and ``rank`` are decimal integers between -2**63 and 2**63 - 1, optionally signed; an
-  integer written with a zero fraction (``1.0``) is read as that integer. trec_eval ignores the
-  rank field and reads ``rel`` with ``atol`` (``1.5`` as 1): rankedu rejects both instead of
-  guessing. ``score`` is a finite decimal number (``1e-3`` allowed; ``nan``, ``inf`` and values
-  beyond double precision's range are errors), read in double precision as trec_eval 10 does.
-- Any malformed line is a ``ValueError`` naming the file and the line number; so is a document
-  listed twice for one query. A file is read once, so a pipe works, and ``"-"`` reads standard
-  input (as trec_eval 10 does).
+- A qrels line is ``qid iter docno rel``, exactly four fields; a run line is ``qid Q0 docno
+  rank score tag``, at least six (text after the sixth is ignored, as by trec_eval). Fields
+  are separated by runs of ASCII whitespace (space, tab, vertical tab, form feed: C's
+  ``isspace``, as trec_eval splits). A line ends at LF, CRLF or a lone CR.
+- Blank lines are skipped, and so are comments: lines whose first non-blank character is ``#``
+  (trec_eval 10 wants the ``#`` in the first column; rankedu also allows blanks before it, so a
+  query id never begins with ``#``). A ``#`` inside a field (``CR93E-3103#37``) is text.
+- The text is UTF-8; other bytes are an error naming the line. A UTF-8 byte order mark at the
+  start of the file is dropped: trec_eval keeps those three bytes in the first query id, which
+  then matches no query of the other file, but the mark says how the file is encoded and is
+  part of no id.
+- ``rel`` and ``rank`` are decimal integers in [-2**63, 2**63 - 1]; ``1.0`` reads as 1.
+  trec_eval ignores the rank and reads ``rel`` with ``atol`` (``1.5`` as 1); rankedu rejects
+  what is not an integer rather than guess. ``score`` is a finite decimal number (``1e-3``
+  allowed; ``nan``, ``inf`` and ``1e400`` are errors), read in double precision as trec_eval 10.
+- A malformed line is a ``ValueError`` naming the file and the line number; so is a document
+  listed twice for one query. A file is read once, so a pipe works; ``"-"`` reads standard
+  input, as in trec_eval 10.
 
-The bulk of a file is parsed by pandas' C parser, on one space when the file is single-spaced
-(much faster than on ``\\s+``); only when that fails is the file scanned line by line, to name
-the culprit.
+pandas' C parser reads the bulk of a file (on one space when the file is single-spaced, much
+faster than on ``\\s+``); only when it fails is the file scanned line by line, to name the culprit.
 """
 
 from __future__ import annotations
@@ -105,10 +102,6 @@ class _Rows:
     data: bytes | None = None  # the file's text, to find the line of a duplicate
 
 
-# --------------------------------------------------------------------------------------------
-# Files
-
-
 def _read_bytes(path, kind: str) -> tuple[bytes, str]:
     """The whole file (or standard input for ``"-"``), read once, and how messages name it."""
     if isinstance(path, str) and path == STDIN:
@@ -163,14 +156,12 @@ def _read_file(path, kind: str, *, text: bool = False) -> tuple[pd.DataFrame | N
 def _parse(data: bytes, kind: str, sep: str, text: bool):
     """(frame or None, rows) read by pandas' C parser, or None if some line does not parse."""
     columns, value_column, integer_column, _, max_fields = _KINDS[kind]
-    # Every field is read as text, except a run's score: pandas' integer parser overflows on
-    # big numbers and accepts "1e3"; the distinct values of the integer column are few (ranks,
-    # grades), so they are checked and converted one distinct value at a time below.
+    # Every field is read as text but the score: pandas' integer parser overflows on big
+    # numbers and takes "1e3"; ranks and grades have few distinct values, checked one by one.
     dtypes = {i: np.float64 if name == "score" else object for i, name in enumerate(columns)}
     try:
-        # No names: a first line with a surplus field then shows up as a surplus column (with
-        # names, pandas would silently take it for an index). No quoting: a '"' is text, as
-        # it is for trec_eval.
+        # No names: a surplus field on the first line is a surplus column, not an index. No
+        # quoting: a '"' is text, as for trec_eval.
         frame = pd.read_csv(
             io.BytesIO(data), sep=sep, header=None, engine="c", encoding="utf-8",
             usecols=None if max_fields else range(len(columns)), dtype=dtypes,
@@ -178,7 +169,7 @@ def _parse(data: bytes, kind: str, sep: str, text: bool):
         )
     except pd.errors.EmptyDataError:
         frame = pd.DataFrame({i: pd.Series([], dtype=dtypes[i]) for i in range(len(columns))})
-    except (ValueError, OverflowError, pd.errors.ParserError):  # UnicodeDecodeError included
+    except (ValueError, pd.errors.ParserError):  # UnicodeDecodeError is a ValueError
         return None
     if frame.shape[1] != len(columns):
         return None
@@ -222,47 +213,41 @@ def _distinct(values: np.ndarray) -> pd.Index:
 def _integers(field: np.ndarray) -> np.ndarray | None:
     """The integer column as int64, or None if some value is not an integer in int64's range."""
     codes, distinct = pd.factorize(field)
-    converted = np.empty(len(distinct), dtype=np.int64)
-    for i, value in enumerate(distinct):
-        if _integer_problem(value, "") is not None:
-            return None
-        converted[i] = int(_INTEGER.fullmatch(value).group(1)) * (-1 if value[0] == "-" else 1)
-    return converted[codes]
+    converted = [_integer(value) for value in distinct]
+    return None if None in converted else np.array(converted, dtype=np.int64)[codes]
 
 
-def _integer_problem(value: str, what: str) -> str | None:
-    """What is wrong with an integer field, or None."""
+def _integer(value: str) -> int | None:
+    """The integer a field holds, or None if it holds none or one outside int64's range."""
     match = _INTEGER.fullmatch(value)
     if match is None:
-        return f"the {what} {value!r} is not an integer"
-    number = int(match.group(1))
-    if not _INT64[0] <= (-number if value[0] == "-" else number) <= _INT64[1]:
-        return f"the {what} {value!r} is outside the 64-bit integer range [-2**63, 2**63 - 1]"
-    return None
+        return None
+    number = -int(match.group(1)) if value[0] == "-" else int(match.group(1))
+    return number if _INT64[0] <= number <= _INT64[1] else None
 
 
 def _line_problem(fields: list[str], kind: str) -> str | None:
     """What is wrong with one line's fields, or None."""
-    columns, _, _, min_fields, max_fields = _KINDS[kind]
+    columns, _, integer_column, min_fields, max_fields = _KINDS[kind]
     if len(fields) < min_fields or (max_fields and len(fields) > max_fields):
         expected = f"{min_fields}" if max_fields == min_fields else f"at least {min_fields}"
         return f"expected {expected} fields ({' '.join(columns)}), got {len(fields)}"
-    if kind == "qrels":
-        return _integer_problem(fields[3], "relevance grade")
-    problem = _integer_problem(fields[3], "rank")
-    if problem:
-        return problem
-    score = fields[4]
-    if _NOT_FINITE.fullmatch(score) or (_DECIMAL.fullmatch(score) and not
-                                        math.isfinite(float(score))):
-        return f"the score {score!r} is not a finite number"
-    if not _DECIMAL.fullmatch(score):
-        return f"the score {score!r} is not a number"
+    what, value = {"rel": "relevance grade", "rank": "rank"}[integer_column], fields[3]
+    if _integer(value) is None:
+        if _INTEGER.fullmatch(value):
+            return f"the {what} {value!r} is outside the 64-bit integer range [-2**63, 2**63 - 1]"
+        return f"the {what} {value!r} is not an integer"
+    if kind == "run":
+        score = fields[4]
+        if not (_DECIMAL.fullmatch(score) or _NOT_FINITE.fullmatch(score)):
+            return f"the score {score!r} is not a number"
+        if not math.isfinite(float(score)):
+            return f"the score {score!r} is not a finite number"
     return None
 
 
 def _lines(data: bytes):
-    """(line number, fields) of every line that holds a record, fields as bytes."""
+    """(number, line, fields) of every line that holds a record, all as bytes."""
     for number, line in enumerate(data.splitlines(), start=1):
         fields = line.split()  # bytes.split splits on ASCII whitespace only, as pandas does
         if fields:
@@ -299,10 +284,6 @@ def _line_of_duplicate(data: bytes, qid: str, docno: str) -> int:
             if seen == 2:
                 return number
     raise AssertionError((qid, docno))  # _check_unique found it twice
-
-
-# --------------------------------------------------------------------------------------------
-# Frames and dicts
 
 
 def _from_frame(frame: pd.DataFrame, kind: str, name: str) -> _Rows:
@@ -352,10 +333,6 @@ def _rows(source, kind: str, name: str) -> _Rows:
         f"{name} must be a path, a pandas DataFrame or a dict of dicts, "
         f"got {type(source).__name__}"
     )
-
-
-# --------------------------------------------------------------------------------------------
-# Codes
 
 
 def _encode(*inputs: _Rows) -> list[_Table]:
@@ -426,10 +403,6 @@ def _docno_order(docnos: pd.Index, codes: np.ndarray) -> np.ndarray:
     place = np.empty(len(distinct), dtype=np.int64)
     place[np.argsort(names, kind="stable")] = np.arange(len(distinct))
     return place[inverse.reshape(-1)]
-
-
-# --------------------------------------------------------------------------------------------
-# Public
 
 
 def read_qrels(path) -> pd.DataFrame:
