@@ -562,3 +562,10 @@ def test_explain_delong_test_shows_the_structural_components(case):
     assert rows["S10_ab"] == pytest.approx(float(np.cov(items.loc[positive, "V_a"], items.loc[positive, "V_b"])[0, 1]), abs=1e-15)
     last = explanation.table["value"].iloc[-1]
     assert last == explanation.value.p_value or (math.isnan(last) and math.isnan(explanation.value.p_value))
+
+
+@pytest.mark.parametrize("name", ["auc_standard_error", "delong_test"])
+def test_new_explanations_take_the_same_arguments_as_their_functions(name):
+    import inspect
+
+    assert inspect.signature(getattr(rk.explain, name)) == inspect.signature(getattr(rk, name))

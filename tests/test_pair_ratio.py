@@ -384,3 +384,10 @@ def test_explanation_refuses_to_list_the_pairs_of_more_than_max_listed_documents
 def test_explanation_rejects_lists_of_different_lengths_naming_both(name):
     with pytest.raises(ValueError, match="grades and scores must have the same length"):
         getattr(rk.explain, name)([3, 2, 1], [0.1, 0.2])
+
+
+@pytest.mark.parametrize("name", ["kendall_tau", "goodman_kruskal_gamma"])
+def test_new_explanations_take_the_same_arguments_as_their_functions(name):
+    import inspect
+
+    assert inspect.signature(getattr(rk.explain, name)) == inspect.signature(getattr(rk, name))
