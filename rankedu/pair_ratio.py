@@ -108,8 +108,8 @@ def _count_rows(counts: dict[str, int]) -> list[tuple]:
 
 
 def _listed_pairs(grades, scores) -> dict[str, np.ndarray]:
-    """Every pair i < j, one row each, for the explanations: positions (from 1), grades,
-    scores, the signs of the grade and score differences, and the verdict."""
+    """Every pair i < j, one row each, for the explanations: the two positions (from 0), the
+    signs of the grade and score differences, the verdict, and the validated inputs."""
     grades = as_numbers(grades, "grades")
     scores = as_numbers(scores, "scores")
     same_length(grades=grades, scores=scores)
@@ -154,8 +154,7 @@ def _pair_ratio_steps(grades, scores, *, listed=True) -> Steps:
         concordant = np.cumsum(direction > 0)
         discordant = np.cumsum(direction < 0)
         with np.errstate(divide="ignore", invalid="ignore"):
-            running = concordant / discordant
-        running[(discordant == 0) & (concordant > 0)] = np.inf
+            running = concordant / discordant  # inf at D = 0 < C, nan at C = D = 0, as rho
         tables = {
             "pairs": {
                 "a": a + 1,
