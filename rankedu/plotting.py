@@ -45,8 +45,10 @@ def _axes(ax):
     return ax
 
 
-def discount_values(n_ranks: int, discount: str = "log2") -> np.ndarray:
+def discount_values(n_ranks: int, discount: str = "log2", base=2) -> np.ndarray:
     """The weight ``rk.dcg`` gives to ranks 1..n_ranks: the DCG of a single grade-1 document.
+
+    ``base`` is the log base b of the ``"jarvelin"`` discount, as for ``rk.dcg``.
 
     References
     ----------
@@ -59,9 +61,11 @@ def discount_values(n_ranks: int, discount: str = "log2") -> np.ndarray:
     [1.0, 0.6309, 0.5]
     >>> [round(float(w), 4) for w in discount_values(3, "jarvelin")]
     [1.0, 1.0, 0.6309]
+    >>> [round(float(w), 4) for w in discount_values(4, "jarvelin", base=3)]
+    [1.0, 1.0, 1.0, 0.7925]
     """
     return np.array(
-        [rk.dcg([0] * (i - 1) + [1], discount=discount) for i in range(1, n_ranks + 1)]
+        [rk.dcg([0] * (i - 1) + [1], discount=discount, base=base) for i in range(1, n_ranks + 1)]
     )
 
 

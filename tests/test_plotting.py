@@ -221,3 +221,15 @@ def test_plot_precision_recall_curve_draws_one_point_per_rank_and_the_interpolat
 def test_plot_precision_recall_curve_without_interpolation_draws_only_the_points():
     ax = plotting.plot_precision_recall_curve(RANKING, interpolated=False)
     assert len(ax.get_lines()) == 1
+
+
+@pytest.mark.parametrize("base", [2, 3, 10])
+def test_discount_values_with_a_base_are_1_up_to_rank_b_then_1_over_log_b(base):
+    weights = plotting.discount_values(15, "jarvelin", base=base)
+    expected = [1.0 if i <= base else 1 / math.log(i, base) for i in range(1, 16)]
+    assert weights == pytest.approx(expected, rel=1e-12)
+
+
+def test_discount_values_refuse_a_base_with_the_log2_discount():
+    with pytest.raises(ValueError, match="base"):
+        plotting.discount_values(3, "log2", base=3)
