@@ -259,8 +259,11 @@ def _check_pool_holds(rels: np.ndarray, pool: np.ndarray) -> None:
     """Every positive grade of ``rels`` is in ``pool`` at least as often, or raise naming pool."""
     grades, ranked = np.unique(rels[rels > 0], return_counts=True)
     judged, held = np.unique(pool[pool > 0], return_counts=True)
-    where = np.minimum(np.searchsorted(judged, grades), max(len(judged) - 1, 0))
-    in_pool = np.where(judged[where] == grades, held[where], 0) if len(judged) else 0 * ranked
+    position = np.searchsorted(judged, grades)
+    found = position < len(judged)
+    found[found] = judged[position[found]] == grades[found]
+    in_pool = np.zeros_like(ranked)
+    in_pool[found] = held[position[found]]
     short = np.flatnonzero(ranked > in_pool)
     if len(short):
         first = short[0]
