@@ -225,6 +225,27 @@ def test_a_shuffled_run_file_with_ties_gives_the_same_values(tmp_path):
     assert len(a) == 30 and (a["AP"] > 0).any()
 
 
+@given(st.lists(st.lists(st.floats(0.0, 1.0), min_size=1, max_size=40), min_size=1,
+                max_size=30))
+def test_segment_operations_equal_the_per_list_computation_query_by_query(lists):
+    # The kernels' building blocks against one np.cumprod / np.sum per query: the very same
+    # floating-point operations, whatever the mix of query lengths.
+    from rankedu._ranked import cumprod_by_query, first_by_query, ranks_within, sum_by_query
+
+    query = np.repeat(np.arange(len(lists)), [len(x) for x in lists])
+    values = np.concatenate([np.asarray(x) for x in lists])
+    rank = ranks_within(query, len(lists))
+    assert rank.tolist() == [r for x in lists for r in range(1, len(x) + 1)]
+    assert np.array_equal(cumprod_by_query(query, values),
+                          np.concatenate([np.cumprod(x) for x in lists]))
+    sums = sum_by_query(query, rank, values, len(lists), k=3)
+    assert sums == pytest.approx([math.fsum(x[:3]) for x in lists], abs=1e-12)
+    first = first_by_query(query, values > 0.5, len(lists))
+    expected = [next((i for i, v in enumerate(x) if v > 0.5), None) for x in lists]
+    starts = np.r_[0, np.cumsum([len(x) for x in lists])[:-1]]
+    assert [None if f < 0 else int(f - s) for f, s in zip(first, starts)] == expected
+
+
 # --- conventions -------------------------------------------------------------------------------
 
 
