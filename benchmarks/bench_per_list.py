@@ -8,8 +8,8 @@ nothing. This script prints one row per call:
     function, n, seconds (best of 3), peak MiB, within bound (yes / no)
 
 Each call runs in its own process (``--case NAME``), so one call's memory never counts against
-another. Its inputs are seeded random data built before the clock starts: grades 0-4, scores
-and attractiveness uniform, labels 0/1, 100,000 groups (``gauc``); lists of lists are 1,000
+another. Its inputs are seeded random data built before the clock starts: grades 0-4 (divided by 4 as
+the gains in [0, 1] of RBP and INST), scores and attractiveness uniform, labels 0/1, 100,000 groups (``gauc``); lists of lists are 1,000
 queries of 1,000 documents. The time is the best of three calls; the peak is the child's peak
 resident set size (``ru_maxrss``), which includes the interpreter, numpy, pandas and the inputs
 (the baseline of ``import rankedu`` alone is printed first). A call that fails (a missing
@@ -79,6 +79,8 @@ def _cases(rk, d: dict) -> dict:
         "err": lambda m: m.err(r, max_grade=4),
         "cascade_metric": lambda m: m.cascade_metric(r, lambda k: 1 / math.log2(k + 1), max_grade=4),
         "click_probabilities": lambda m: m.click_probabilities(d["attractiveness"]),
+        "rbp": lambda m: m.rbp(r / 4, p=0.8),
+        "inst": lambda m: m.inst(r / 4, T=1.0),
         "pair_ratio": lambda m: m.pair_ratio(r, s),
         "kendall_tau": lambda m: m.kendall_tau(r, s),
         "goodman_kruskal_gamma": lambda m: m.goodman_kruskal_gamma(r, s),
