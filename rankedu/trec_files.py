@@ -68,8 +68,8 @@ _INTEGER = re.compile(r"[+-]?([0-9]+)(?:\.0*)?")
 # extras (underscores, surrounding blanks) that pandas rejects.
 _DECIMAL = re.compile(r"[+-]?(?:[0-9]+\.?[0-9]*|\.[0-9]+)(?:[eE][+-]?[0-9]+)?")
 _NOT_FINITE = re.compile(r"[+-]?(?:inf|infinity|nan)", re.IGNORECASE)
-# A comment line, from the end of the previous line (or the start of the file) to its own end.
-_COMMENT = re.compile(rb"(^|\n)[ \t]*#[^\n]*")
+# A comment line, with the line ending before it (a literal first makes the regex scan fast).
+_COMMENT = re.compile(rb"\n[ \t]*#[^\n]*")
 # Vertical tab and form feed separate fields (C's isspace); pandas splits only on space and tab.
 _OTHER_BLANKS = bytes.maketrans(b"\v\f", b"  ")
 
@@ -126,7 +126,7 @@ def _normalise(data: bytes) -> bytes:
     if b"\v" in data or b"\f" in data:
         data = data.translate(_OTHER_BLANKS)
     if b"#" in data:
-        data = _COMMENT.sub(rb"\1", data)
+        data = _COMMENT.sub(b"\n", b"\n" + data)[1:]
     return data
 
 
