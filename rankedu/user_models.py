@@ -22,7 +22,7 @@ relevant document, 0 a non-relevant or unjudged one; a graded scale is divided b
 grade); a list is read to a fixed ``depth`` (1000), truncated there when longer and padded
 with zero-gain documents when shorter, and W(i) is normalised over those ``depth`` ranks.
 ``rbp`` also offers ``depth=None``, the list read forever, which is Moffat and Zobel's RBP.
-The chapter "User models: C/W/L" (``book/user_models.ipynb``) derives them and checks them
+The chapter "User models" (``book/user_models.ipynb``) derives them and checks them
 against cwl-eval.
 """
 
