@@ -70,8 +70,8 @@ _DECIMAL = re.compile(r"[+-]?(?:[0-9]+\.?[0-9]*|\.[0-9]+)(?:[eE][+-]?[0-9]+)?")
 _NOT_FINITE = re.compile(r"[+-]?(?:inf|infinity|nan)", re.IGNORECASE)
 # A comment line, with the line ending before it (a literal first makes the regex scan fast).
 _COMMENT = re.compile(rb"\n[ \t]*#[^\n]*")
-# Vertical tab and form feed separate fields (C's isspace); pandas splits only on space and tab.
-_OTHER_BLANKS = bytes.maketrans(b"\v\f", b"  ")
+# Tab, vertical tab and form feed separate fields as a space does (C's isspace).
+_OTHER_BLANKS = bytes.maketrans(b"\t\v\f", b"   ")
 
 
 @dataclass
@@ -113,7 +113,7 @@ def _read_bytes(path, kind: str) -> tuple[bytes, str]:
 
 def _normalise(data: bytes) -> bytes:
     """Drop a leading byte order mark, end every line with LF, blank out comment lines, and turn
-    \\v and \\f into spaces.
+    tabs, \\v and \\f into spaces.
 
     Every line keeps its place, so a line number counted in the result is the file's.
     """
@@ -123,7 +123,7 @@ def _normalise(data: bytes) -> bytes:
         # CRLF and a lone CR end a line. pandas agrees, except that it keeps a blank line after
         # a lone CR as a row of empty fields; with LF only, CRLF files also take the fast path.
         data = data.replace(b"\r\n", b"\n").replace(b"\r", b"\n")
-    if b"\v" in data or b"\f" in data:
+    if b"\t" in data or b"\v" in data or b"\f" in data:
         data = data.translate(_OTHER_BLANKS)
     if b"#" in data:
         data = _COMMENT.sub(b"\n", b"\n" + data)[1:]
@@ -140,9 +140,8 @@ def _read_file(path, kind: str, *, text: bool = False) -> tuple[pd.DataFrame | N
     data = _normalise(raw)
     # Splitting on one space is much faster than on the regex \s+. Where fields are separated
     # otherwise (two spaces, a space at the start of a line) it leaves an empty field, which
-    # _parse catches, and the text is parsed again on \s+; a tab goes to \s+ directly.
-    separators = [r"\s+"] if b"\t" in data else [" ", r"\s+"]
-    for sep in separators:
+    # _parse catches, and the text is parsed again on \s+.
+    for sep in (" ", r"\s+"):
         parsed = _parse(data, kind, sep, text)
         if parsed is not None:
             break
