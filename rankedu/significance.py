@@ -158,7 +158,7 @@ def paired_randomization_test(a, b, *, n_resamples=10_000, seed=None,
         Seed of ``numpy.random.default_rng`` (Monte Carlo only); the same seed gives the same
         result.
     exact : bool or None, default None
-        Enumerate all 2^n assignments. None: when n <= 20 (:data:`MAX_EXACT_QUERIES`); True
+        Enumerate all 2^n assignments. None: when n <= 20 (``MAX_EXACT_QUERIES``); True
         requires n <= 20; False always samples.
 
     Returns
