@@ -38,6 +38,7 @@ from rankedu.cutoff import (
 )
 from rankedu.dcg import cumulative_gain, dcg, idcg, ndcg
 from rankedu.explain import Explanation
+from rankedu.incomplete import bpref, condensed_list, judged_at_k
 from rankedu.pair_ratio import goodman_kruskal_gamma, kendall_tau, pair_ratio
 from rankedu.reciprocal_rank import mean_reciprocal_rank, reciprocal_rank
 from rankedu.significance import (
@@ -61,8 +62,10 @@ __all__ = [
     "auc_standard_error",
     "average_precision",
     "bootstrap_ci",
+    "bpref",
     "cascade_metric",
     "click_probabilities",
+    "condensed_list",
     "confusion_matrix",
     "cumulative_gain",
     "dcg",
@@ -80,6 +83,7 @@ __all__ = [
     "idcg",
     "inst",
     "interpolated_precision",
+    "judged_at_k",
     "kendall_tau",
     "mean_average_precision",
     "mean_precision_at_ranks",

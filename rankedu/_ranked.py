@@ -35,7 +35,9 @@ class RankedRun:
     rank: np.ndarray  # int64 rank within the query, from 1
     gain: np.ndarray  # float64 judged grade; 0 when unjudged or negative (trec_eval's reading)
     relevant: np.ndarray  # bool: judged with a grade >= threshold
+    judged: np.ndarray  # bool: judged with a grade >= 0 (a negative grade: pooled, not judged)
     n_relevant: np.ndarray  # int64 per query: relevant documents judged, retrieved or not
+    n_nonrelevant: np.ndarray  # int64 per query: judged with 0 <= grade < threshold (bpref's N)
     ideal_query: np.ndarray  # the positive judged grades of each query, highest first:
     ideal_rank: np.ndarray  # their query, their rank in the ideal ranking,
     ideal_gain: np.ndarray  # and the grade

@@ -177,21 +177,42 @@ def one_of(value, name: str, choices) -> str:
     return value
 
 
-def relevant_count(relevant: np.ndarray, n_relevant, name: str = "n_relevant") -> int:
+def relevant_count(relevant: np.ndarray, n_relevant, name: str = "n_relevant",
+                   what: str = "relevant documents") -> int:
     """The denominator R of recall and AP.
 
     ``None`` means the relevant documents in the list itself. A given ``n_relevant`` must be at
     least the relevant documents the list already holds, or recall and AP could exceed 1.
+    (bpref counts its judged non-relevant documents N the same way: ``what`` names them.)
     """
     retrieved = int(relevant.sum())
     if n_relevant is None:
         return retrieved
     n_relevant = as_count(n_relevant, name)
     if n_relevant < retrieved:
-        raise ValueError(
-            f"{name} ({n_relevant}) is smaller than the {retrieved} relevant documents in rels"
-        )
+        raise ValueError(f"{name} ({n_relevant}) is smaller than the {retrieved} {what} in rels")
     return n_relevant
+
+
+def as_judged(judged, grades: np.ndarray) -> np.ndarray:
+    """Which documents of ``grades`` (the validated ``rels``) were judged, as a bool array.
+
+    ``None`` means every one. An unjudged document has no grade: ``rels`` must hold 0 for it
+    (as everywhere in rankedu), so that a mask that does not line up with ``rels`` is caught
+    instead of dropping or keeping a relevant document.
+    """
+    if judged is None:
+        return np.ones(len(grades), dtype=bool)
+    judged = as_labels(judged, "judged").astype(bool)
+    same_length(rels=grades, judged=judged)
+    graded = np.flatnonzero(~judged & (grades != 0))
+    if len(graded):
+        position = int(graded[0])
+        raise ValueError(
+            f"judged is False at position {position}, where rels holds the grade "
+            f"{grades[position]:g}: an unjudged document must have grade 0 in rels"
+        )
+    return judged
 
 
 def sequence_of(values, name: str) -> list:

@@ -21,7 +21,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Callable
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from importlib import import_module
 
 import numpy as np
@@ -30,10 +30,10 @@ from rankedu._validation import as_cutoff
 
 # The metric modules (``rankedu.average_precision`` the module, not the function of that name
 # that ``rankedu`` exports), whose functions and kernels the declarations below name.
-_ap, _cascade, _cutoff, _dcg, _explain, _rr, _user = (
+_ap, _cascade, _cutoff, _dcg, _explain, _incomplete, _rr, _user = (
     import_module(f"rankedu.{name}") for name in
-    ("average_precision", "cascade", "cutoff", "dcg", "explain", "reciprocal_rank",
-     "user_models")
+    ("average_precision", "cascade", "cutoff", "dcg", "explain", "incomplete",
+     "reciprocal_rank", "user_models")
 )
 
 __all__ = ["MEASURES", "Measure", "Parameter", "ParsedMeasure", "QueryLists", "parse"]
@@ -46,7 +46,9 @@ class QueryLists:
     ``rels`` are the gains of the retrieved documents in trec_eval's order (the judged grade, 0
     when unjudged or negative), ``pool`` the gains of every judged document of the query,
     ``n_relevant`` the judged documents with a grade >= ``threshold``, and ``max_grade`` ERR's
-    g_max.
+    g_max. ``judged`` says which retrieved documents were judged with a grade >= 0 (None:
+    every one), and ``n_nonrelevant`` counts the judged documents with 0 <= grade <
+    ``threshold`` (bpref's N).
     """
 
     rels: np.ndarray
@@ -54,6 +56,8 @@ class QueryLists:
     n_relevant: int
     threshold: float = 1
     max_grade: float = 4
+    judged: np.ndarray | None = None
+    n_nonrelevant: int = 0
 
 
 @dataclass(frozen=True)
@@ -101,9 +105,20 @@ def _k_only(lists, k):
     return {"rels": lists.rels, "k": k, "threshold": lists.threshold}
 
 
+def _all_judged(lists):
+    """Which retrieved documents were judged (every one when ``lists`` does not say)."""
+    return np.ones(len(lists.rels), bool) if lists.judged is None else lists.judged
+
+
 def _k_and_denominator(lists, k):
     return {**_k_only(lists, k), "n_relevant": lists.n_relevant}
 
+
+# trec_eval's -J: the measure is computed on the condensed list, the run without its unjudged
+# documents. ParsedMeasure applies it (to the per-list input and to the kernel's), so that a
+# measure offers it by declaring this parameter.
+_JUDGED_ONLY = Parameter("judged_only", bool, False,
+                         "drop the unjudged documents first (a condensed list; trec_eval -J)")
 
 # cwl-eval's --max_depth: the user models read every list to this many ranks, padded with
 # zero-gain documents, and normalise their weights over them.
@@ -117,14 +132,15 @@ MEASURES: dict[str, Measure] = {m.name: m for m in [
             _cutoff._recall_at_k_by_query),
     Measure("AP", "average precision: sum of P@rank at each relevant rank (in the top k), "
             "divided by all the relevant judged", "average_precision", "optional",
-            _ap.average_precision, _k_and_denominator, _ap._average_precision_by_query),
+            _ap.average_precision, _k_and_denominator, _ap._average_precision_by_query,
+            parameters=(_JUDGED_ONLY,)),
     Measure("RR", "reciprocal rank of the first relevant document (in the top k; 0 when none)",
             "reciprocal_rank", "optional", _rr.reciprocal_rank, _k_only,
             _rr._reciprocal_rank_by_query),
     Measure("nDCG", "DCG (of the top k) over the DCG of the ideal ranking of every judged "
             "document (cut at k)", "ndcg", "optional", _dcg.ndcg,
             lambda lists, k: {"rels": lists.rels, "k": k, "pool": lists.pool},
-            _dcg._ndcg_by_query),
+            _dcg._ndcg_by_query, parameters=(_JUDGED_ONLY,)),
     Measure("Rprec", "precision at rank R, R the number of relevant judged documents",
             "cutoff", "none", _cutoff.r_precision,
             lambda lists, k: {"rels": lists.rels, "n_relevant": lists.n_relevant,
@@ -147,6 +163,18 @@ MEASURES: dict[str, Measure] = {m.name: m for m in [
             lambda lists, k, T, depth: {"rels": lists.rels, "T": T, "depth": depth},
             _user._inst_by_query,
             parameters=(Parameter("T", float, 1.0, "the gain the user wants"), _DEPTH)),
+    Measure("Bpref", "bpref: each judged relevant document scores 1 - min(n, R) / min(N, R), n the "
+            "judged non-relevant documents above it; the sum divided by R (unjudged skipped)",
+            "incomplete_judgments", "none", _incomplete.bpref,
+            lambda lists, k: {"rels": lists.rels, "judged": lists.judged,
+                              "n_relevant": lists.n_relevant,
+                              "n_nonrelevant": lists.n_nonrelevant,
+                              "threshold": lists.threshold},
+            _incomplete._bpref_by_query),
+    Measure("Judged", "the share of the top min(k, retrieved) documents that were judged",
+            "incomplete_judgments", "required", _incomplete.judged_at_k,
+            lambda lists, k: {"judged": _all_judged(lists), "k": k},
+            _incomplete._judged_at_k_by_query),
 ]}
 
 
@@ -160,18 +188,37 @@ class ParsedMeasure:
     k: int | None
     params: dict
 
+    def _measure_params(self) -> tuple[bool, dict]:
+        """(judged_only, the parameters the measure's own functions take)."""
+        params = dict(self.params)
+        return params.pop("judged_only", False), params
+
+    def _arguments(self, lists: QueryLists) -> dict:
+        judged_only, params = self._measure_params()
+        if judged_only:
+            condensed = _incomplete.condensed_list(lists.rels, lists.judged)
+            lists = replace(lists, rels=condensed, judged=None)
+        return self.measure.arguments(lists, self.k, **params)
+
     def reference(self, lists: QueryLists) -> float:
         """The per-list function's value for one query."""
-        return self.measure.function(**self.measure.arguments(lists, self.k, **self.params))
+        return self.measure.function(**self._arguments(lists))
 
     def explain(self, lists: QueryLists):
-        """The per-list function's explanation (``rankedu.explain``) for one query."""
-        explainer = getattr(_explain, self.measure.function.__name__)
-        return explainer(**self.measure.arguments(lists, self.k, **self.params))
+        """The per-list function's explanation (``rankedu.explain``) for one query; with
+        ``judged_only``, the condensed list's table is added after the measure's."""
+        explanation = getattr(_explain, self.measure.function.__name__)(**self._arguments(lists))
+        if self._measure_params()[0]:
+            condensing = _explain.condensed_list(lists.rels, lists.judged)
+            explanation.tables = {**explanation.tables, **condensing.tables}
+        return explanation
 
     def by_query(self, ranked) -> np.ndarray:
         """Every query's value at once, from the kernel."""
-        return self.measure.kernel(ranked, self.k, **self.params)
+        judged_only, params = self._measure_params()
+        if judged_only:
+            ranked = _incomplete._judged_only(ranked)
+        return self.measure.kernel(ranked, self.k, **params)
 
 
 _SPELLING = re.compile(r"^([A-Za-z][A-Za-z0-9_]*)(?:\(([^()]*)\))?(?:@(.*))?$")

@@ -177,6 +177,8 @@ def _join(judged: _Table, run: _Table, queries: pd.Index, threshold: float, max_
     # Per query, from the qrels: the relevant count and the ideal ranking of the positive grades.
     qrels_query, qrels_grade = judged_query[usable], judged.values[usable]
     n_relevant = np.bincount(qrels_query[qrels_grade >= threshold], minlength=n_queries)
+    nonrelevant = (qrels_grade >= 0) & (qrels_grade < threshold)
+    n_nonrelevant = np.bincount(qrels_query[nonrelevant], minlength=n_queries)
     positive = qrels_grade > 0
     ideal = np.lexsort((-qrels_grade[positive], qrels_query[positive]))
     ideal_query = qrels_query[positive][ideal]
@@ -186,7 +188,9 @@ def _join(judged: _Table, run: _Table, queries: pd.Index, threshold: float, max_
         rank=ranks_within(query, n_queries),
         gain=np.maximum(grade, 0.0),
         relevant=found & (grade >= threshold),
+        judged=found & (grade >= 0),
         n_relevant=n_relevant,
+        n_nonrelevant=n_nonrelevant,
         ideal_query=ideal_query,
         ideal_rank=ranks_within(ideal_query, n_queries),
         ideal_gain=qrels_grade[positive][ideal],
@@ -250,7 +254,8 @@ def evaluate(qrels, run, measures, *, threshold=1, missing="skip", max_grade=Non
     measures : list of str
         Names as in ir_measures, declared in :data:`rankedu.measures.MEASURES`: ``P@k``,
         ``R@k``, ``AP``, ``AP@k``, ``RR``, ``RR@k``, ``nDCG``, ``nDCG@k``, ``Rprec``, ``ERR``,
-        ``ERR@k``.
+        ``ERR@k``; for incomplete judgments ``Bpref``, ``Judged@k`` and the condensed lists
+        ``AP(judged_only=True)``, ``nDCG(judged_only=True)@k`` (trec_eval ``-J``).
     threshold : float, default 1
         A document is relevant when its grade is >= threshold (trec_eval ``-l``); must be > 0,
         so that an unjudged document is never relevant.
@@ -336,7 +341,8 @@ def _one_query(qrels, run, qid, *, threshold=1, max_grade=None, single_precision
     frame.attrs["pool"] = [int(g) if g == round(g) else float(g) for g in pool.tolist()]
     lists = QueryLists(rels=joined.ranked.gain, pool=np.maximum(pool, 0.0),
                        n_relevant=int(joined.ranked.n_relevant[0]), threshold=threshold,
-                       max_grade=max_grade)
+                       max_grade=max_grade, judged=joined.ranked.judged,
+                       n_nonrelevant=int(joined.ranked.n_nonrelevant[0]))
     return frame, lists, joined.ranked
 
 

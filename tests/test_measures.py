@@ -42,7 +42,9 @@ def test_each_declaration_is_complete_and_consistent(name):
 )
 def test_names_parse_as_in_ir_measures(written, family, k):
     (parsed,) = parse([written])
-    assert (parsed.name, parsed.measure.name, parsed.k, parsed.params) == (written, family, k, {})
+    defaults = {p.name: p.default for p in MEASURES[family].parameters}
+    assert (parsed.name, parsed.measure.name, parsed.k, parsed.params) == (written, family, k,
+                                                                           defaults)
 
 
 @pytest.mark.parametrize(
@@ -50,7 +52,8 @@ def test_names_parse_as_in_ir_measures(written, family, k):
     [("MAP", "unknown measure 'MAP'"), ("ndcg@10", "unknown measure"), ("P", "P needs a cutoff"),
      ("Rprec@5", "Rprec takes no cutoff"), ("P@0", "cutoff of 'P@0'"),
      ("P@x", "cutoff of 'P@x' must be an integer"), ("P@-1", "must be an integer"),
-     ("AP(judged_only=True)", "AP has no parameter 'judged_only=True'"),
+     ("AP(judged=True)", "AP has no parameter 'judged=True'"),
+     ("AP(judged_only=yes)", "judged_only of 'AP(judged_only=yes)' must be a bool"),
      ("XYZ(p=0.8)", "unknown measure 'XYZ(p=0.8)'"), ("AP(", "unknown measure 'AP('")],
 )
 def test_bad_names_raise_naming_measures(written, message):
