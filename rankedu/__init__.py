@@ -10,7 +10,8 @@ at https://github.com/rankedu/rankedu.
 """
 
 from rankedu import explain
-from rankedu.auc import DeLongResult, auc_standard_error, delong_test, gauc, roc_auc, roc_curve
+from rankedu.auc import gauc, roc_auc, roc_curve
+from rankedu.auc_uncertainty import DeLongResult, auc_standard_error, delong_test
 from rankedu.average_precision import (
     average_precision,
     eleven_point_average_precision,

@@ -126,3 +126,53 @@ def satisfaction(grades, max_grade: float):
     """
     grades = np.asarray(grades, float)
     return np.exp2(grades - max_grade) - np.exp2(-max_grade)
+
+
+def quantities(rows) -> dict[str, np.ndarray]:
+    """A table of named quantities, one per row, from (quantity, formula, value) triples."""
+    quantity, formula, value = zip(*rows)
+    return {"quantity": np.array(quantity), "formula": np.array(formula),
+            "value": np.array(value, dtype=float)}
+
+
+def twice_midranks(scores: np.ndarray, groups: np.ndarray | None = None) -> np.ndarray:
+    """Twice each score's midrank within its group (1 = the group's lowest score; tied scores
+    share the mean of their ranks). Doubled, the midrank is an integer, so rank sums stay exact."""
+    # Ties share one midrank whatever their order, so the sort by score need not be stable; the
+    # pass by group must be, to keep each group's scores in order.
+    order = np.argsort(scores)
+    if groups is not None:
+        order = order[np.argsort(groups[order], kind="stable")]
+    ranked = scores[order]
+    n = len(ranked)
+    position = np.arange(n)
+    new_group = np.ones(n, dtype=bool)
+    if groups is not None:
+        grouped = groups[order]
+        new_group[1:] = grouped[1:] != grouped[:-1]
+    else:
+        new_group[1:] = False
+    new_tie = new_group.copy()
+    new_tie[1:] |= ranked[1:] != ranked[:-1]
+    group_start = np.maximum.accumulate(np.where(new_group, position, 0))
+    tie_first = np.maximum.accumulate(np.where(new_tie, position, 0))
+    ends_tie = np.r_[new_tie[1:], True]
+    tie_last = np.minimum.accumulate(np.where(ends_tie, position, n)[::-1])[::-1]
+    twice = (tie_first - group_start + 1) + (tie_last - group_start + 1)
+    result = np.empty(n, dtype=np.int64)
+    result[order] = twice
+    return result
+
+
+def rank_sums(labels, scores, codes=None, count=1):
+    """Twice every score's midrank (within its group), and per group the positives n+, twice
+    the positives' rank sum 2R+ and the exact integer 2U = 2R+ - n+(n+ + 1) of the Mann-Whitney
+    statistic. One group when ``codes`` is None; otherwise ``codes`` numbers the ``count``
+    groups from 0."""
+    twice_rank = twice_midranks(scores, codes)
+    codes = np.zeros(len(labels), dtype=np.intp) if codes is None else codes
+    positives = np.zeros(count, dtype=np.int64)
+    np.add.at(positives, codes, labels)
+    twice_rank_sum = np.zeros(count, dtype=np.int64)
+    np.add.at(twice_rank_sum, codes, labels * twice_rank)
+    return twice_rank, positives, twice_rank_sum, twice_rank_sum - positives * (positives + 1)

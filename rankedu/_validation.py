@@ -170,6 +170,24 @@ def as_count(value, name: str) -> int:
     return int(value)
 
 
+def two_classes(labels, **scores) -> tuple[np.ndarray, list[np.ndarray], int, int]:
+    """Validate 0/1 ``labels`` and the named score arrays for AUC, which needs both classes.
+
+    Returns the labels, the score arrays in the order given, and the class counts n+ and n-.
+    """
+    labels = as_labels(labels, "labels")
+    arrays = {name: as_numbers(values, name) for name, values in scores.items()}
+    same_length(labels=labels, **arrays)
+    positives = int(labels.sum())
+    negatives = len(labels) - positives
+    if positives == 0 or negatives == 0:
+        raise ValueError(
+            f"labels must hold both classes for AUC, got {positives} positive and "
+            f"{negatives} negative"
+        )
+    return labels, list(arrays.values()), positives, negatives
+
+
 def one_of(value, name: str, choices) -> str:
     """Return ``value`` if it is one of ``choices``, or raise naming ``name``."""
     if value not in choices:

@@ -26,9 +26,9 @@ import math
 
 import numpy as np
 
+from rankedu._common import quantities
 from rankedu._steps import Steps
 from rankedu._validation import as_numbers, one_of, same_length
-from rankedu.auc import _quantities
 
 # The explanations list every pair of documents only up to this many documents.
 MAX_LISTED = 2_000
@@ -144,7 +144,7 @@ def _pair_ratio_steps(grades, scores, *, listed=True) -> Steps:
     pairs = _listed_pairs(grades, scores) if listed else None
     counts = _pair_counts(grades, scores)
     value = _ratio(counts["concordant"], counts["discordant"])
-    tables = {"counts": _quantities([*_count_rows(counts), ("rho", "C / D", value)])}
+    tables = {"counts": quantities([*_count_rows(counts), ("rho", "C / D", value)])}
     if listed:
         keep = pairs["grade order"] != 0
         higher_first = pairs["grade order"][keep] > 0
@@ -274,7 +274,7 @@ def _kendall_tau_steps(grades, scores, variant="b", *, listed=True) -> Steps:
         denominator = math.sqrt((n0 - counts["tied grades"]) * (n0 - counts["tied scores"]))
         formula = "sqrt((n0 - n1)(n0 - n2))"
     value = c_minus_d / denominator if denominator else math.nan
-    tables = {"counts": _quantities([
+    tables = {"counts": quantities([
         *_count_rows(counts),
         ("denominator", formula, denominator),
         (f"tau_{variant}", "(C - D) / denominator", value),
@@ -351,7 +351,7 @@ def _goodman_kruskal_gamma_steps(grades, scores, *, listed=True) -> Steps:
     counts = _pair_counts(grades, scores)
     judged = counts["concordant"] + counts["discordant"]
     value = (counts["concordant"] - counts["discordant"]) / judged if judged else math.nan
-    tables = {"counts": _quantities([
+    tables = {"counts": quantities([
         *_count_rows(counts),
         ("C + D", "pairs tied in neither", judged),
         ("gamma", "(C - D) / (C + D)", value),
