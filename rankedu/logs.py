@@ -1,0 +1,665 @@
+"""AUC, GAUC and nDCG over interaction logs too large for Python lists, on DuckDB or Spark.
+
+A log is a table with one row per impression: a group column (user, session, request), a 0/1
+label (click) or a relevance grade, and the model's score. Each metric is written once, as SQL
+text, and the same text runs on one of two engines:
+
+- **DuckDB** (embedded, nothing to start; the default) for a pandas DataFrame, a pyarrow
+  Table, a DuckDB relation, or a path (``str`` or ``os.PathLike``) to Parquet or CSV files,
+  globs allowed (``"clicks/*.parquet"``);
+- **Spark SQL** for a ``pyspark.sql.DataFrame``: the query runs on the cluster and only its
+  result (one row, or one row per group) comes back to the driver.
+
+Conventions, the same as :func:`rankedu.roc_auc`, :func:`rankedu.gauc` and scikit-learn's
+``ndcg_score``:
+
+- AUC is U/(n+ n-), counted by the rank sum, never by listing pairs. The rows of a group are
+  collapsed into one *block* per distinct score, holding n_b rows of which p_b are positive;
+  with c_b the rows of lower score in the group, the block's rows hold the ranks c_b + 1 to
+  c_b + n_b, whose mean (the midrank) is c_b + (n_b + 1)/2. So twice the positives' rank sum
+  is 2R+ = sum_b p_b (2 c_b + n_b + 1), an integer, and 2U = 2R+ - n+(n+ + 1). A tie between a
+  positive and a negative counts one half. c_b is a running sum over the group's blocks in
+  score order (a window function), so the work is one grouping and one sort within each
+  group: groups never meet, which is why it spreads over threads and machines.
+- GAUC is the mean of the per-group AUCs weighted by impressions (rows), clicks (positives)
+  or uniformly (``weight="uniform"``, the plain mean, sometimes called uAUC). A group with a
+  single class has no AUC: it is left out, and a warning counts the groups left out.
+- nDCG of a group ranks its rows by score, highest first. Rows with tied scores share their
+  positions: each gets the mean grade of its tie times the discounts of the positions the tie
+  occupies, which is the average over every order of the tie (scikit-learn's ``ndcg_score``
+  with ``ignore_ties=False``). Gain is the grade itself (linear), the discount of position i
+  is log2(i + 1), positions past k count nothing, and the ideal DCG ranks the group's own
+  grades. A group with no positive grade has no nDCG: it is left out (scikit-learn counts it
+  as 0), and a warning counts it. The result is the plain mean over the other groups.
+- Labels are 0 or 1 (booleans allowed); scores and grades are finite numbers; grades are
+  >= 0. A missing value (NULL, or NaN, which DuckDB reads from pandas as NULL) in any column
+  used is an error naming the column: nothing is dropped.
+
+:func:`gauc_groups` and :func:`ndcg_groups` return the per-group numbers as a pandas
+DataFrame, one row per group (the groups left out included, with a missing value and weight
+0), computed by the same SQL as :func:`gauc` and :func:`ndcg`.
+
+``import rankedu`` does not import this module's engines: DuckDB is imported at the first
+call on a non-Spark input, and Spark is never imported here (a Spark DataFrame brings its own
+session). Install them with ``pip install rankedu[logs]`` (DuckDB and pyarrow) and
+``pip install rankedu[spark]``, plus a Java 17 runtime for Spark.
+
+The chapter "Metrics over logs at scale" (``book/logs_at_scale.ipynb``) derives and times them.
+"""
+
+from __future__ import annotations
+
+import itertools
+import os
+import sys
+import warnings
+
+import pandas as pd
+
+from rankedu._validation import MAX_CUTOFF, as_cutoff, one_of
+from rankedu.auc import WEIGHTS
+
+__all__ = ["auc", "gauc", "gauc_groups", "ndcg", "ndcg_groups"]
+
+SUPPORTED = ("a pandas DataFrame, a pyarrow Table, a DuckDB relation, a path (str or "
+             "os.PathLike) to Parquet or CSV files, or a pyspark.sql.DataFrame")
+
+# --- The definitions: one SQL text per metric, run as is by DuckDB and by Spark SQL. --------
+# {log} is the log, already renamed to the columns g (group), y (label), s (score), r (grade).
+
+# Per group: impressions n, clicks n+, and twice the Mann-Whitney count, 2U = 2R+ - n+(n+ + 1),
+# from one block per (group, distinct score) and a running count of the rows below each block.
+_AUC_GROUPS = """
+blocks AS (
+    SELECT g, s, COUNT(*) AS n, SUM(CASE WHEN y = 1 THEN 1 ELSE 0 END) AS p
+    FROM {log}
+    GROUP BY g, s
+),
+ranked AS (
+    SELECT g, n, p,
+           CAST(SUM(n) OVER (PARTITION BY g ORDER BY s
+                             ROWS BETWEEN UNBOUNDED PRECEDING AND CURRENT ROW) AS BIGINT)
+           - n AS below
+    FROM blocks
+),
+sums AS (
+    SELECT g, CAST(SUM(n) AS BIGINT) AS impressions, CAST(SUM(p) AS BIGINT) AS clicks,
+           CAST(SUM(p * (2 * below + n + 1)) AS BIGINT) AS twice_rank_sum
+    FROM ranked
+    GROUP BY g
+),
+per_group AS (
+    SELECT g, impressions, clicks, twice_rank_sum - clicks * (clicks + 1) AS twice_u,
+           CASE WHEN clicks > 0 AND clicks < impressions
+                THEN CAST(twice_rank_sum - clicks * (clicks + 1) AS DOUBLE)
+                     / CAST(2 * clicks * (impressions - clicks) AS DOUBLE)
+           END AS auc
+    FROM sums
+)"""
+
+# Every weighting's numerator and denominator at once, so that one query serves all three.
+_AUC_SUMMARY = "WITH" + _AUC_GROUPS + """
+SELECT COUNT(*) AS n_groups,
+       SUM(CASE WHEN auc IS NULL THEN 0 ELSE 1 END) AS n_used,
+       SUM(impressions) AS n_rows, SUM(clicks) AS n_clicks,
+       MIN(twice_u) AS twice_u,
+       SUM(CASE WHEN auc IS NULL THEN 0 ELSE impressions * auc END) AS impressions_auc,
+       SUM(CASE WHEN auc IS NULL THEN 0 ELSE impressions END) AS impressions_used,
+       SUM(CASE WHEN auc IS NULL THEN 0 ELSE clicks * auc END) AS clicks_auc,
+       SUM(CASE WHEN auc IS NULL THEN 0 ELSE clicks END) AS clicks_used,
+       SUM(CASE WHEN auc IS NULL THEN 0 ELSE auc END) AS uniform_auc
+FROM per_group"""
+
+_AUC_TABLE = "WITH" + _AUC_GROUPS + """
+SELECT g, impressions, clicks, auc FROM per_group ORDER BY g"""
+
+# Per group: DCG with tied scores sharing the discounts of the positions they occupy (the
+# positions i of a tie, numbered in any order, are exactly the ones it spans), and the ideal
+# DCG from the group's own grades in descending order (positions j). {k} is the cutoff.
+_NDCG_GROUPS = """
+ranked AS (
+    SELECT g, s, r,
+           ROW_NUMBER() OVER (PARTITION BY g ORDER BY s DESC) AS i,
+           ROW_NUMBER() OVER (PARTITION BY g ORDER BY r DESC) AS j
+    FROM {log}
+),
+blocks AS (
+    SELECT g, COUNT(*) AS n, SUM(CASE WHEN r > 0 THEN 1 ELSE 0 END) AS relevant,
+           SUM(r) / COUNT(*) * SUM(CASE WHEN i <= {k} THEN 1 / LOG2(i + 1) ELSE 0 END) AS dcg,
+           SUM(CASE WHEN j <= {k} THEN r / LOG2(j + 1) ELSE 0 END) AS idcg
+    FROM ranked
+    GROUP BY g, s
+),
+per_group AS (
+    SELECT g, CAST(SUM(n) AS BIGINT) AS n, CAST(SUM(relevant) AS BIGINT) AS relevant,
+           SUM(dcg) AS dcg, SUM(idcg) AS idcg,
+           CASE WHEN SUM(relevant) > 0 THEN SUM(dcg) / SUM(idcg) END AS ndcg
+    FROM blocks
+    GROUP BY g
+)"""
+
+_NDCG_SUMMARY = "WITH" + _NDCG_GROUPS + """
+SELECT COUNT(*) AS n_groups, SUM(CASE WHEN ndcg IS NULL THEN 0 ELSE 1 END) AS n_used,
+       SUM(CASE WHEN ndcg IS NULL THEN 0 ELSE ndcg END) AS ndcg_sum
+FROM per_group"""
+
+_NDCG_TABLE = "WITH" + _NDCG_GROUPS + """
+SELECT g, n, relevant, dcg, idcg, ndcg FROM per_group ORDER BY g"""
+
+# The checks of each column the metric reads, counted in one pass before it runs.
+_INFINITY = "CAST('Infinity' AS DOUBLE)"
+_CHECKS = {
+    "g": [("missing values (NULL)", "g IS NULL")],
+    "y": [("missing values (NULL or NaN)", "y IS NULL OR isnan(y)"),
+          ("values other than 0 and 1", "y NOT IN (0, 1)")],
+    "s": [("missing values (NULL or NaN)", "s IS NULL OR isnan(s)"),
+          ("infinite values", f"abs(s) = {_INFINITY}")],
+    "r": [("missing values (NULL or NaN)", "r IS NULL OR isnan(r)"),
+          ("infinite values", f"abs(r) = {_INFINITY}"),
+          ("negative values", "r < 0")],
+}
+
+_NUMERIC_TYPES = {"tinyint", "smallint", "int", "integer", "bigint", "hugeint", "utinyint",
+                  "usmallint", "uinteger", "ubigint", "uhugeint", "float", "real", "double",
+                  "decimal", "boolean"}
+
+# --- The engines: each renames the caller's columns and runs the SQL text. ------------------
+
+
+class _DuckDB:
+    """A log read by DuckDB: a relation of the caller's, or one on a fresh in-memory database."""
+
+    def __init__(self, data):
+        import duckdb
+
+        self.connection, self.log = None, None
+        if isinstance(data, duckdb.DuckDBPyRelation):
+            self.relation = data
+            return
+        self.connection = duckdb.connect()
+        if isinstance(data, pd.DataFrame):
+            self.relation = self.connection.from_df(data)
+        elif isinstance(data, (str, os.PathLike)):
+            path = os.fspath(data)
+            name = path.lower()
+            if name.endswith((".parquet", ".parq")):
+                self.relation = self.connection.read_parquet(path)
+            elif name.endswith((".csv", ".csv.gz", ".tsv", ".tsv.gz")):
+                self.relation = self.connection.read_csv(path)
+            else:
+                raise ValueError(f"data: a path must name Parquet (.parquet) or CSV (.csv, "
+                                 f".tsv, optionally .gz) files, got {path!r}")
+        else:
+            self.relation = self.connection.from_arrow(data)
+
+    def columns(self) -> dict[str, str]:
+        return dict(zip(self.relation.columns, map(str, self.relation.types)))
+
+    def use(self, expressions: dict[str, str]) -> None:
+        quoted = {role: '"' + column.replace('"', '""') + '"' if column else "0"
+                  for role, column in expressions.items()}
+        self.log = self.relation.project(", ".join(
+            f"{value} AS {role}" if role == "g" else f"CAST({value} AS DOUBLE) AS {role}"
+            for role, value in quoted.items()))
+
+    def rows(self, sql: str) -> list[tuple]:
+        return self.log.query("rankedu_log", sql.format(log="rankedu_log")).fetchall()
+
+    def frame(self, sql: str) -> pd.DataFrame:
+        return self.log.query("rankedu_log", sql.format(log="rankedu_log")).df()
+
+    def close(self) -> None:
+        if self.connection is not None:
+            self.connection.close()
+
+
+class _Spark:
+    """A log in a Spark DataFrame, registered as a temporary view of its own session."""
+
+    _numbers = itertools.count()
+
+    def __init__(self, data):
+        self.data = data
+        self.session = data.sparkSession
+        self.view = None
+
+    def columns(self) -> dict[str, str]:
+        return dict(self.data.dtypes)
+
+    def use(self, expressions: dict[str, str]) -> None:
+        from pyspark.sql import functions
+
+        columns = []
+        for role, column in expressions.items():
+            value = functions.col("`" + column.replace("`", "``") + "`") if column \
+                else functions.lit(0)
+            columns.append((value if role == "g" else value.cast("double")).alias(role))
+        self.view = f"rankedu_log_{os.getpid()}_{next(self._numbers)}"
+        self.data.select(*columns).createOrReplaceTempView(self.view)
+
+    def rows(self, sql: str) -> list[tuple]:
+        return [tuple(row) for row in self.session.sql(sql.format(log=self.view)).collect()]
+
+    def frame(self, sql: str) -> pd.DataFrame:
+        # One row per group, built here rather than by toPandas, which needs pyarrow's or
+        # pandas' versions to match Spark's and warns about pandas 3.
+        result = self.session.sql(sql.format(log=self.view))
+        return pd.DataFrame.from_records([tuple(row) for row in result.collect()],
+                                         columns=result.columns)
+
+    def close(self) -> None:
+        if self.view is not None:
+            self.session.catalog.dropTempView(self.view)
+
+
+def _engine(data):
+    """The engine for ``data``, or TypeError listing the inputs this module reads."""
+    kind = type(data)
+    if kind.__module__.startswith("pyspark.sql") and kind.__name__ == "DataFrame":
+        return _Spark(data)
+    duckdb, pyarrow = sys.modules.get("duckdb"), sys.modules.get("pyarrow")
+    if (isinstance(data, (pd.DataFrame, str, os.PathLike))
+            or (duckdb is not None and isinstance(data, duckdb.DuckDBPyRelation))
+            or (pyarrow is not None and isinstance(data, pyarrow.Table))):
+        return _DuckDB(data)
+    raise TypeError(f"data must be {SUPPORTED}; got {kind.__module__}.{kind.__name__}")
+
+
+def _open(data, **columns):
+    """The engine, with ``data``'s columns renamed to the roles of the SQL text and checked.
+
+    ``columns`` maps each role (g, y, s, r) to the caller's column name; a group of ``None``
+    makes the whole log one group."""
+    for role, column in columns.items():
+        if column is not None and not isinstance(column, str):
+            raise TypeError(f"{_ARGUMENT[role]} must be a column name (str), got "
+                            f"{column!r} ({type(column).__name__})")
+    engine = _engine(data)
+    try:
+        types = engine.columns()
+        for role, column in columns.items():
+            if column is None:
+                continue
+            if column not in types:
+                raise ValueError(f"{_ARGUMENT[role]}: no column {column!r} in data; its "
+                                 f"columns are {', '.join(map(repr, types))}")
+            if role != "g" and types[column].lower().split("(")[0] not in _NUMERIC_TYPES:
+                raise TypeError(f"{_ARGUMENT[role]}: column {column!r} must hold numbers, "
+                                f"got {types[column]}")
+        engine.use(columns)
+        _check(engine, columns)
+    except BaseException:
+        engine.close()
+        raise
+    return engine
+
+
+_ARGUMENT = {"g": "group", "y": "label", "s": "score", "r": "grade"}
+
+
+def _check(engine, columns) -> None:
+    """Raise ValueError naming the column when a column holds a value the metric cannot read."""
+    checks = [(role, problem, condition) for role in columns if columns[role] is not None
+              for problem, condition in _CHECKS[role]]
+    sql = "SELECT COUNT(*), " + ", ".join(
+        f"SUM(CASE WHEN {condition} THEN 1 ELSE 0 END)" for _, _, condition in checks
+    ) + " FROM {log}"
+    total, *counts = engine.rows(sql)[0]
+    if total == 0:
+        raise ValueError("data: the log is empty (no row)")
+    for (role, problem, _), count in zip(checks, counts):
+        if count:
+            raise ValueError(f"{_ARGUMENT[role]}: column {columns[role]!r} holds {count} "
+                             f"{problem} in {total} rows")
+
+
+def _run(data, sql, columns, frame=False):
+    engine = _open(data, **columns)
+    try:
+        return engine.frame(sql) if frame else engine.rows(sql)[0]
+    finally:
+        engine.close()
+
+
+def _left_out(metric: str, left_out: int, total: int, why: str) -> None:
+    if left_out:
+        warnings.warn(f"{metric}: {left_out} of {total} groups {why} and are left out",
+                      UserWarning, stacklevel=3)
+
+
+# --- The public functions. -------------------------------------------------------------------
+
+
+def auc(data, *, label: str, score: str) -> float:
+    r"""ROC AUC of a whole log: U/(n+ n-) by the rank sum, on DuckDB or Spark.
+
+    .. math:: AUC = \frac{U}{n_+ n_-}, \qquad U = R_+ - \frac{n_+ (n_+ + 1)}{2}
+
+    R+ is the sum of the positives' midranks (scores ranked from the lowest, tied scores
+    sharing the mean of their ranks), so a tie between a positive and a negative counts one
+    half. Equal to :func:`rankedu.roc_auc` of the two columns: 2U is counted as an integer and
+    divided once.
+
+    Parameters
+    ----------
+    data : pandas.DataFrame, pyarrow.Table, duckdb.DuckDBPyRelation, str, os.PathLike or pyspark.sql.DataFrame
+        The log, one row per impression; a path names Parquet or CSV files (globs allowed).
+        A Spark DataFrame runs on its own session; every other input on DuckDB.
+    label : str
+        The column of 0/1 labels (1 = positive, clicked).
+    score : str
+        The column of scores, higher meaning more likely positive.
+
+    Returns
+    -------
+    float
+
+    Raises
+    ------
+    ValueError
+        When a column is missing, a label is not 0 or 1, a label or score is missing (NULL,
+        NaN) or a score infinite, the log is empty, or it holds a single class.
+    TypeError
+        When ``data`` is of no supported type, or a column does not hold numbers.
+
+    See Also
+    --------
+    rankedu.roc_auc, gauc
+
+    Notes
+    -----
+    The chapter :doc:`/book/logs_at_scale` explains it.
+
+    References
+    ----------
+    - hanley1982. Hanley, J. A., and McNeil, B. J. (1982). The meaning and use of the area
+      under a receiver operating characteristic (ROC) curve. *Radiology*, 143(1), 29-36.
+
+    Examples
+    --------
+    >>> import pandas as pd
+    >>> from rankedu import logs
+    >>> log = pd.DataFrame({"clicked": [1, 0, 1, 0], "score": [0.9, 0.5, 0.5, 0.1]})
+    >>> logs.auc(log, label="clicked", score="score")  # (1 + 1 + 1/2 + 1) / 4
+    0.875
+    """
+    row = _run(data, _AUC_SUMMARY, {"g": None, "y": label, "s": score})
+    n_used, n_rows, n_clicks, twice_u = row[1], row[2], row[3], row[4]
+    if n_used == 0:
+        raise ValueError(f"label: column {label!r} must hold both classes for AUC, got "
+                         f"{n_clicks} positive and {n_rows - n_clicks} negative")
+    return int(twice_u) / (2 * int(n_clicks) * (int(n_rows) - int(n_clicks)))
+
+
+def gauc(data, *, group: str, label: str, score: str, weight: str = "impressions") -> float:
+    r"""Group AUC of a log: the weighted mean of the per-group AUCs, on DuckDB or Spark.
+
+    .. math:: GAUC = \frac{\sum_u w_u\, AUC_u}{\sum_u w_u}
+
+    over the groups u that hold both classes, each AUC_u the exact U_u/(n+_u n-_u) of
+    :func:`auc`, computed for every group at once by one grouping and one window (never by
+    listing pairs). Equal to :func:`rankedu.gauc` of the three columns. Implementations
+    differ in w_u: Zhou et al. (2018) weight each user by impressions, RecBole's GAUC by
+    positives (``"clicks"``), and DIN's published code takes the plain mean
+    (``"uniform"``, sometimes called uAUC; DeepInterestNetwork issue #71).
+
+    Parameters
+    ----------
+    data : pandas.DataFrame, pyarrow.Table, duckdb.DuckDBPyRelation, str, os.PathLike or pyspark.sql.DataFrame
+        The log (see :func:`auc`).
+    group : str
+        The column of group ids (user, session, request); any type, never NULL.
+    label : str
+        The column of 0/1 labels.
+    score : str
+        The column of scores.
+    weight : {"impressions", "clicks", "uniform"}, default "impressions"
+        w_u is the group's rows, its positives, or 1.
+
+    Returns
+    -------
+    float
+
+    Raises
+    ------
+    ValueError
+        As :func:`auc`, for a NULL group id or an unknown ``weight``, and when no group holds
+        both classes.
+    TypeError
+        As :func:`auc`.
+
+    Warns
+    -----
+    UserWarning
+        When groups hold a single class: it counts them (they are left out).
+
+    See Also
+    --------
+    rankedu.gauc, gauc_groups
+
+    Notes
+    -----
+    The chapter :doc:`/book/logs_at_scale` explains it.
+
+    References
+    ----------
+    - zhou2018. Zhou, G., Zhu, X., Song, C., Fan, Y., Zhu, H., Ma, X., Yan, Y., Jin, J., Li,
+      H., and Gai, K. (2018). Deep interest network for click-through rate prediction. *KDD
+      2018*, 1059-1068.
+
+    Examples
+    --------
+    >>> import pandas as pd
+    >>> from rankedu import logs
+    >>> log = pd.DataFrame({"user": ["u1", "u1", "u1", "u2", "u2", "u3"],
+    ...                     "clicked": [1, 0, 0, 1, 0, 1],
+    ...                     "score": [0.9, 0.5, 0.7, 0.2, 0.4, 0.3]})
+    >>> import warnings
+    >>> with warnings.catch_warnings(record=True) as caught:
+    ...     warnings.simplefilter("always")
+    ...     logs.gauc(log, group="user", label="clicked", score="score")  # (3·1 + 2·0) / 5
+    0.6
+    >>> print(caught[0].message)
+    gauc: 1 of 3 groups hold a single class and are left out
+    """
+    weight = one_of(weight, "weight", WEIGHTS)
+    (n_groups, n_used, _, _, _, impressions_auc, impressions, clicks_auc, clicks,
+     uniform_auc) = _run(data, _AUC_SUMMARY, {"g": group, "y": label, "s": score})
+    if not n_used:
+        raise ValueError("groups: no group holds both classes, so no group has an AUC")
+    _left_out("gauc", n_groups - n_used, n_groups, "hold a single class")
+    numerator, denominator = {"impressions": (impressions_auc, impressions),
+                              "clicks": (clicks_auc, clicks),
+                              "uniform": (uniform_auc, n_used)}[weight]
+    return float(numerator) / float(denominator)
+
+
+def gauc_groups(data, *, group: str, label: str, score: str,
+                weight: str = "impressions") -> pd.DataFrame:
+    """The per-group numbers behind :func:`gauc`, one row per group, sorted by group.
+
+    Columns: the group column (named as in ``data``), ``impressions`` (rows), ``clicks``
+    (positives), ``AUC`` (missing, NaN, for a group with a single class) and ``weight`` (the
+    group's w_u under ``weight``; 0 for a group left out). ``(AUC * weight).sum() /
+    weight.sum()`` is :func:`gauc` up to the order of summation. Every group comes back to the
+    caller, so on a log of millions of groups this is a table of millions of rows.
+
+    Parameters
+    ----------
+    data, group, label, score, weight
+        As :func:`gauc`.
+
+    Returns
+    -------
+    pandas.DataFrame
+
+    Raises
+    ------
+    ValueError, TypeError
+        As :func:`gauc`, except that a log in which no group holds both classes is a table of
+        NaN AUCs rather than an error.
+
+    Notes
+    -----
+    The chapter :doc:`/book/logs_at_scale` uses it for the per-group AUCs.
+
+    Examples
+    --------
+    >>> import pandas as pd
+    >>> from rankedu import logs
+    >>> log = pd.DataFrame({"user": ["u1", "u1", "u1", "u2", "u2", "u3"],
+    ...                     "clicked": [1, 0, 0, 1, 0, 1],
+    ...                     "score": [0.9, 0.5, 0.7, 0.2, 0.4, 0.3]})
+    >>> logs.gauc_groups(log, group="user", label="clicked", score="score", weight="clicks")
+      user  impressions  clicks  AUC  weight
+    0   u1            3       1  1.0     1.0
+    1   u2            2       1  0.0     1.0
+    2   u3            1       1  NaN     0.0
+    """
+    weight = one_of(weight, "weight", WEIGHTS)
+    table = _run(data, _AUC_TABLE, {"g": group, "y": label, "s": score}, frame=True)
+    table = table.rename(columns={"g": group, "auc": "AUC"}).astype(
+        {"impressions": "int64", "clicks": "int64", "AUC": "float64"})
+    used = table["AUC"].notna()
+    table["weight"] = {"impressions": table["impressions"], "clicks": table["clicks"],
+                       "uniform": 1}[weight] * used.astype(float)
+    return table
+
+
+def ndcg(data, *, group: str, score: str, grade: str, k: int | None = None) -> float:
+    r"""Mean nDCG@k over the groups of a log, tied scores averaged, on DuckDB or Spark.
+
+    .. math:: nDCG_u@k = \frac{DCG_u@k}{IDCG_u@k}, \qquad
+              DCG_u@k = \sum_{t} \bar{g}_t \sum_{i \in t,\, i \le k} \frac{1}{\log_2(i + 1)}
+
+    Each group's rows are ranked by score, highest first; a tie t of rows with equal scores
+    spans a run of positions i, and each of its rows counts the tie's mean grade
+    :math:`\bar{g}_t`: the mean DCG over every order of the tie, as scikit-learn's
+    ``ndcg_score`` (``ignore_ties=False``) computes it. Gain is the grade (linear). The ideal
+    DCG ranks the group's own grades from the highest, cut at k. The result is the plain mean
+    over the groups with a positive grade; a group without one is left out (scikit-learn
+    counts it as 0), and a warning counts those.
+
+    Parameters
+    ----------
+    data : pandas.DataFrame, pyarrow.Table, duckdb.DuckDBPyRelation, str, os.PathLike or pyspark.sql.DataFrame
+        The log (see :func:`auc`).
+    group : str
+        The column of group ids (query, request, user); never NULL.
+    score : str
+        The column of scores.
+    grade : str
+        The column of relevance grades, finite numbers >= 0 (a click is grade 1).
+    k : int or None, default None
+        The cutoff; None ranks every row of a group.
+
+    Returns
+    -------
+    float
+
+    Raises
+    ------
+    ValueError
+        When a column is missing, a score or grade is missing (NULL, NaN) or infinite, a
+        grade is negative, a group id is NULL, the log is empty, k < 1, or no group has a
+        positive grade.
+    TypeError
+        When ``data`` is of no supported type, a column does not hold numbers, or k is not
+        an int.
+
+    Warns
+    -----
+    UserWarning
+        When groups have no positive grade: it counts them (they are left out).
+
+    See Also
+    --------
+    rankedu.ndcg, ndcg_groups
+
+    Notes
+    -----
+    The chapter :doc:`/book/logs_at_scale` explains it.
+
+    References
+    ----------
+    - jarvelin2002. Järvelin, K., and Kekäläinen, J. (2002). Cumulated gain-based evaluation
+      of IR techniques. *ACM Transactions on Information Systems*, 20(4), 422-446.
+    - mcsherry2008. McSherry, F., and Najork, M. (2008). Computing information retrieval
+      performance measures efficiently in the presence of tied scores. *ECIR 2008*, 414-421.
+
+    Examples
+    --------
+    >>> import pandas as pd
+    >>> from rankedu import logs
+    >>> log = pd.DataFrame({"query": ["q1", "q1", "q1", "q2", "q2"],
+    ...                     "score": [0.9, 0.5, 0.5, 0.3, 0.3],
+    ...                     "grade": [0, 2, 1, 1, 0]})
+    >>> round(logs.ndcg(log, group="query", score="score", grade="grade"), 4)
+    0.7301
+
+    At k = 1, q1's top row has grade 0 and q2's tie of grades 1 and 0 counts 1/2:
+
+    >>> logs.ndcg(log, group="query", score="score", grade="grade", k=1)  # (0/2 + 0.5/1) / 2
+    0.25
+    """
+    k = as_cutoff(k)
+    n_groups, n_used, ndcg_sum = _run(
+        data, _NDCG_SUMMARY.replace("{k}", str(MAX_CUTOFF if k is None else k)),
+        {"g": group, "s": score, "r": grade})
+    if not n_used:
+        raise ValueError(f"grade: no group has a positive grade in column {grade!r}, so no "
+                         f"group has an nDCG")
+    _left_out("ndcg", n_groups - n_used, n_groups, "have no positive grade")
+    return float(ndcg_sum) / n_used
+
+
+def ndcg_groups(data, *, group: str, score: str, grade: str,
+                k: int | None = None) -> pd.DataFrame:
+    """The per-group numbers behind :func:`ndcg`, one row per group, sorted by group.
+
+    Columns: the group column (named as in ``data``), ``rows``, ``relevant`` (rows with a
+    positive grade), ``DCG``, ``IDCG``, ``nDCG`` (NaN for a group without a positive grade)
+    and ``weight`` (1, or 0 for a group left out); the mean of ``nDCG`` over the rows of
+    weight 1 is :func:`ndcg` up to the order of summation.
+
+    Parameters
+    ----------
+    data, group, score, grade, k
+        As :func:`ndcg`.
+
+    Returns
+    -------
+    pandas.DataFrame
+
+    Raises
+    ------
+    ValueError, TypeError
+        As :func:`ndcg`, except that a log without a positive grade is a table of NaN rather
+        than an error.
+
+    Notes
+    -----
+    The chapter :doc:`/book/logs_at_scale` explains it.
+
+    Examples
+    --------
+    >>> import pandas as pd
+    >>> from rankedu import logs
+    >>> log = pd.DataFrame({"query": ["q1", "q1", "q1", "q2", "q2"],
+    ...                     "score": [0.9, 0.5, 0.5, 0.3, 0.3],
+    ...                     "grade": [0, 2, 1, 1, 0]})
+    >>> logs.ndcg_groups(log, group="query", score="score", grade="grade").round(4)
+    ... # q1: 0 + (2 + 1)/2 * (1/log2(3) + 1/log2(4)); ideal 2 + 1/log2(3)
+      query  rows  relevant     DCG    IDCG    nDCG  weight
+    0    q1     3         2  1.6964  2.6309  0.6448     1.0
+    1    q2     2         1  0.8155  1.0000  0.8155     1.0
+    """
+    k = as_cutoff(k)
+    table = _run(data, _NDCG_TABLE.replace("{k}", str(MAX_CUTOFF if k is None else k)),
+                 {"g": group, "s": score, "r": grade}, frame=True)
+    table = table.rename(columns={"g": group, "n": "rows", "dcg": "DCG", "idcg": "IDCG",
+                                  "ndcg": "nDCG"}).astype(
+        {"rows": "int64", "relevant": "int64", "DCG": "float64", "IDCG": "float64",
+         "nDCG": "float64"})
+    table["weight"] = table["nDCG"].notna().astype(float)
+    return table
