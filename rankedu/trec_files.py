@@ -347,7 +347,8 @@ def _encode(*inputs: _Rows) -> list[_Table]:
     qid_codes = stretch_codes[np.cumsum(starts) - 1].astype(np.int64)
     # Docnos are nearly all distinct in a real run: hash them, never sort them.
     doc_codes, docnos = pd.factorize(docno, sort=False)
-    qids, docnos = pd.Index(qids, dtype=str), pd.Index(docnos, dtype=str)
+    # Object, not str: with pyarrow installed, str would copy every docno into Arrow.
+    qids, docnos = pd.Index(qids, dtype=str), pd.Index(docnos, dtype=object)
     tables = []
     for rows, start, stop in zip(inputs, sizes[:-1], sizes[1:]):
         table = _Table(qid_codes[start:stop], qids, doc_codes[start:stop].astype(np.int64),
