@@ -16,7 +16,7 @@ The functions here tell the two apart, and take unjudged documents explicitly:
 Conventions (trec_eval 10's, ``m_bpref.c`` and ``form_res_rels.c``):
 
 - **bpref** (Buckley and Voorhees, 2004) skips unjudged documents. Each judged relevant
-  document r earns 1 - min(n_r, R) / min(N, R), where n_r is the number of judged non-relevant
+  document r earns 1 - min(m_r, R) / min(N, R), where m_r is the number of judged non-relevant
   documents ranked above it, R the relevant and N the judged non-relevant documents of the
   query; the sum is divided by R. A relevant document with no judged non-relevant one above it
   earns 1; bpref is 0.0 when R is 0.
@@ -54,9 +54,9 @@ __all__ = ["bpref", "condensed_list", "judged_at_k"]
 
 
 def _bpref_penalty(nonrelevant_above, n_relevant, n_nonrelevant):
-    """What a relevant document loses, min(n_r, R) / min(N, R); its credit is 1 minus this.
+    """What a relevant document loses, min(m_r, R) / min(N, R); its credit is 1 minus this.
 
-    0 when nothing judged non-relevant is above it (n_r = 0, as always when min(N, R) = 0):
+    0 when nothing judged non-relevant is above it (m_r = 0, as always when min(N, R) = 0):
     trec_eval's special case, a credit of 1.
     """
     return safe_divide(np.minimum(nonrelevant_above, n_relevant),
@@ -81,8 +81,8 @@ def _bpref_steps(rels, judged=None, n_relevant=None, n_nonrelevant=None, thresho
         "rel_i": grades,
         "judged": judged,
         "relevant": relevant,
-        "n_i": above,
-        "min(n_i,R)/min(N,R)": penalty,
+        "m_i": above,
+        "min(m_i,R)/min(N,R)": penalty,
         "credit": credit,
         "Σ credit": running,
         "bpref@i": running / total if total else np.zeros(len(grades)),
@@ -94,7 +94,7 @@ def _bpref_steps(rels, judged=None, n_relevant=None, n_nonrelevant=None, thresho
 
 def _bpref_by_query(ranked: RankedRun, k=None) -> np.ndarray:
     """bpref of every query at once, as trec_eval computes it: only judged documents count, and
-    the j-th relevant one at rank r among the judged ones has n_r = r - j judged non-relevant
+    the j-th relevant one at rank r among the judged ones has m_r = r - j judged non-relevant
     documents above it."""
     at = np.flatnonzero(ranked.judged)
     query, relevant = ranked.query[at], ranked.relevant[at]
@@ -113,11 +113,11 @@ def bpref(rels, judged=None, *, n_relevant=None, n_nonrelevant=None, threshold=1
 
     .. math::
 
-        \mathrm{bpref} = \frac{1}{R} \sum_{r} \left(1 - \frac{\min(n_r, R)}{\min(N, R)}\right)
+        \mathrm{bpref} = \frac{1}{R} \sum_{r} \left(1 - \frac{\min(m_r, R)}{\min(N, R)}\right)
 
-    over the judged relevant documents r of the list, where n_r is the number of judged
+    over the judged relevant documents r of the list, where m_r is the number of judged
     non-relevant documents ranked above r, R the relevant documents of the query and N its
-    judged non-relevant documents (a term is 1 when n_r = 0). This is trec_eval's ``bpref``
+    judged non-relevant documents (a term is 1 when m_r = 0). This is trec_eval's ``bpref``
     (``m_bpref.c``): only the first R judged non-relevant documents count against a relevant
     one, and the penalty is divided by min(N, R), not R, so that a query with fewer judged
     non-relevant than relevant documents can still reach 0. Unjudged documents change nothing:

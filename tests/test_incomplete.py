@@ -67,7 +67,7 @@ def test_bpref_explanation_shows_each_credit_and_ends_in_the_value(running_resul
     explanation = rk.explain.bpref([0, 1, 0, 0, 1], [1, 1, 0, 0, 1], n_relevant=2,
                                    n_nonrelevant=4)
     table = explanation.table
-    assert table["n_i"].tolist() == [1, 1, 1, 1, 1]
+    assert table["m_i"].tolist() == [1, 1, 1, 1, 1]
     assert table["credit"].tolist() == [0.0, 0.5, 0.0, 0.0, 0.5]
     assert running_result(table) == explanation.value == 0.5
     assert explanation.tables["counts"].iloc[0].tolist() == [2, 4, 2]
