@@ -20,7 +20,7 @@ export PYTHONHASHSEED := 0
 # Silences the debugger's "frozen modules" warning that every kernel start prints to stderr.
 export PYDEVD_DISABLE_FILE_VALIDATION := 1
 
-.PHONY: help venv book test test-package test-notebooks test-build test-site execute serve lab bench bench-per-list clean distclean
+.PHONY: help venv book test test-package test-notebooks test-build test-site execute serve lab bench bench-per-list bench-logs clean distclean
 
 help:
 	@echo "make book     set up .venv, execute every chapter and build the site into $(HTML)"
@@ -33,6 +33,8 @@ help:
 	@echo "              1,000,000- and 10,000,000-line runs, each tool in its own process"
 	@echo "make bench-per-list  time and memory of every per-list function (and rk.explain) at"
 	@echo "              10^6 elements, each in its own process, and the import time of rankedu"
+	@echo "make bench-logs  GAUC of a 10,000,000-row Parquet log: rankedu.logs on DuckDB and on"
+	@echo "              Spark local[2] against rk.gauc and pandas + scikit-learn, time and memory"
 	@echo "make clean    remove build output and caches (make distclean also removes .venv)"
 
 venv: $(STAMP)
@@ -133,6 +135,13 @@ bench: $(STAMP)
 # benchmarks/bench_per_list.py. Not part of `make test`: it reports, never fails.
 bench-per-list: $(STAMP)
 	$(BIN)/python benchmarks/bench_per_list.py
+
+# GAUC of a generated 10M-row, 100,000-user log in Parquet (written under /tmp once): logs.gauc
+# on DuckDB and on Spark local[2], rk.gauc, and pandas groupby + scikit-learn, each in its own
+# process, capped; see benchmarks/bench_logs.py (--rows 100000000 --users 1000000 for the
+# 100M-row run). Not part of `make test`: it reports, never fails.
+bench-logs: $(STAMP)
+	-$(BIN)/python benchmarks/bench_logs.py --rows 10000000
 
 clean:
 	rm -rf _build .pytest_cache .hypothesis .jupyter_cache *.egg-info
