@@ -372,11 +372,6 @@ def _check_unique(table: _Table, data: bytes | None) -> None:
         raise ValueError(f"{where}: document {docno!r} is listed twice for query {qid!r}")
 
 
-def _load(source, kind: str, name: str) -> _Table:
-    """One input (a path, ``"-"``, a frame or a dict of dicts) as a table of codes."""
-    return _encode(_rows(source, kind, name))[0]
-
-
 def _load_pair(qrels, run) -> tuple[_Table, _Table]:
     """The judgments and the run as tables of codes in one shared vocabulary.
 
