@@ -407,8 +407,8 @@ def read_qrels(path) -> pd.DataFrame:
     integer grade (negative grades are kept: trec_eval reads them as "in the pool, not judged"
     and ``evaluate`` treats them as non-relevant with gain 0). Blank lines and comment lines
     (first non-blank character ``#``) are skipped; a UTF-8 byte order mark at the start is
-    dropped (trec_eval would keep it in the first query id). The module
-    :mod:`rankedu.trec_files` states every rule of the format.
+    dropped (trec_eval would keep it in the first query id). ``help(rankedu.trec_files)`` lists
+    every rule of the format.
 
     Parameters
     ----------
@@ -454,8 +454,8 @@ def read_run(path) -> pd.DataFrame:
     ignores it. ``rank`` must be an integer but is not used to rank (``evaluate`` ranks by
     score, as trec_eval does); ``score`` must be a finite number. Blank lines and comment lines
     (first non-blank character ``#``) are skipped; a UTF-8 byte order mark at the start is
-    dropped (trec_eval would keep it in the first query id). The module
-    :mod:`rankedu.trec_files` states every rule of the format.
+    dropped (trec_eval would keep it in the first query id). ``help(rankedu.trec_files)`` lists
+    every rule of the format.
 
     Parameters
     ----------
