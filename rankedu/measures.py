@@ -163,7 +163,7 @@ MEASURES: dict[str, Measure] = {m.name: m for m in [
             lambda lists, k, T, depth: {"rels": lists.rels, "T": T, "depth": depth},
             _user._inst_by_query,
             parameters=(Parameter("T", float, 1.0, "the gain the user wants"), _DEPTH)),
-    Measure("Bpref", "bpref: each judged relevant document scores 1 - min(n, R) / min(N, R), n the "
+    Measure("Bpref", "bpref: each judged relevant document scores 1 - min(m, R) / min(N, R), m the "
             "judged non-relevant documents above it; the sum divided by R (unjudged skipped)",
             "incomplete_judgments", "none", _incomplete.bpref,
             lambda lists, k: {"rels": lists.rels, "judged": lists.judged,
