@@ -387,3 +387,26 @@ def test_vectorised_evaluate_equals_per_list_functions_on_random_runs(case, thre
         lists = lists_of(qrels[qid], run[qid], threshold)
         for spec in parse(ALL):
             assert result.loc[qid, spec.name] == spec.reference(lists), (qid, spec.name)
+
+
+@pytest.mark.parametrize(("qrels", "threshold"), [("qrels.test", 1), ("qrels.rel_level", 2)])
+def test_new_measures_equal_pytrec_eval_on_trec_eval_test_files(qrels, threshold):
+    # qrels.rel_level holds grades -1 to 4: -1 is "pooled but not judged" for bpref and -J.
+    import pytrec_eval
+
+    judgments = rk.read_qrels(TREC_EVAL_DATA / qrels)
+    run = rk.read_run(TREC_EVAL_DATA / "results.test")
+    as_dict = {q: dict(zip(g["docno"], g["rel"].astype(int))) for q, g in judgments.groupby("qid")}
+    ranking = {q: dict(zip(g["docno"], g["score"])) for q, g in run.groupby("qid")}
+    names = {"bpref": "Bpref", **CONDENSED}
+    plain = pytrec_eval.RelevanceEvaluator(as_dict, {"bpref"}, relevance_level=threshold)
+    condensed = pytrec_eval.RelevanceEvaluator(as_dict, {"map", "ndcg", "ndcg_cut.5,10", "map_cut.10"},
+                                               relevance_level=threshold,
+                                               judged_docs_only_flag=True)
+    theirs = {q: {**plain.evaluate(ranking)[q], **values}
+              for q, values in condensed.evaluate(ranking).items()}
+    ours = rk.evaluate(judgments, run, list(names.values()), threshold=threshold)
+    assert sorted(theirs) == ["301", "302", "303"]
+    for qid, values in theirs.items():
+        for trec_name, name in names.items():
+            assert ours.loc[qid, name] == values[trec_name], (qid, name)
