@@ -11,9 +11,10 @@ flag it mirrors). They are exactly where evaluation tools disagree, so they are 
   docno; ``single_precision=True`` reproduces that.
 - **Relevance.** A document is relevant when its grade is ``>= threshold`` (default 1;
   trec_eval ``-l``). Documents the qrels do not judge are non-relevant with gain 0. Negative
-  grades are non-relevant with gain 0 too, and stay out of the ideal ranking: trec_eval reads
-  a negative grade as "pooled but not judged" (``form_res_rels.c``), which only its bpref and
-  Judged@k tell apart from a 0. (The per-list functions take a negative grade at face value:
+  grades are non-relevant with gain 0 too, and stay out of the ideal ranking: trec_eval reads a
+  negative grade as "pooled but not judged" (``form_res_rels.c``), which only its bpref, the
+  condensed lists (``-J``) and Judged@k tell apart from a 0: they treat it as unjudged. (The
+  per-list functions take a negative grade at face value:
   ``rk.ndcg([1, 1, 1, -1], 4, pool=[1, 1, 1])`` is 0.7979, where ``evaluate`` gives 1.0.) The
   threshold applies to the binary measures (P, R, AP, RR, Rprec); nDCG and ERR use the grades.
 - **Denominators come from the qrels.** R@k, AP and Rprec divide by the number of relevant
