@@ -70,6 +70,8 @@ _DECIMAL = re.compile(r"[+-]?(?:[0-9]+\.?[0-9]*|\.[0-9]+)(?:[eE][+-]?[0-9]+)?")
 _NOT_FINITE = re.compile(r"[+-]?(?:inf|infinity|nan)", re.IGNORECASE)
 # A comment line, with the line ending before it (a literal first makes the regex scan fast).
 _COMMENT = re.compile(rb"\n[ \t]*#[^\n]*")
+# A line holding nothing but blanks, from the line ending before it (see _COMMENT).
+_BLANK_LINE = re.compile(rb"\n *(?=\n)")
 # Tab, vertical tab and form feed separate fields as a space does (C's isspace).
 _OTHER_BLANKS = bytes.maketrans(b"\t\v\f", b"   ")
 
@@ -78,9 +80,8 @@ _OTHER_BLANKS = bytes.maketrans(b"\t\v\f", b"   ")
 class _Table:
     """One input as integer codes: which query and document each row is, and its value.
 
-    ``docnos`` is in no particular order (first seen first): ordering a million docno strings
-    costs more than the rest of an evaluation, and docnos matter only to break ties in score,
-    which :func:`_docno_order` does for the few that tie. ``qids`` is sorted as strings.
+    ``docnos`` is unsorted (first seen first): sorting a million docnos costs more than the rest
+    of an evaluation, and they matter only to break ties, which ``_docno_order`` orders.
     """
 
     qid_codes: np.ndarray  # int64, index into qids
@@ -99,7 +100,7 @@ class _Rows:
     docno: np.ndarray  # object array of str
     values: np.ndarray  # float64
     origin: str
-    data: bytes | None = None  # the file's text, to find the line of a duplicate
+    skipped: np.ndarray | None = None  # a file's lines (from 1) that hold no record
 
 
 def _read_bytes(path, kind: str) -> tuple[bytes, str]:
@@ -148,7 +149,8 @@ def _read_file(path, kind: str, *, text: bool = False) -> tuple[pd.DataFrame | N
     else:
         _raise_bad_line(data, kind, origin)
     frame, rows = parsed
-    rows.origin, rows.data = origin, data
+    # Not the text (a 10M-line run is 360 MB): the skipped lines turn a row into its line.
+    rows.origin, rows.skipped = origin, _skipped_lines(data)
     return frame, rows
 
 
@@ -194,8 +196,7 @@ def _parse(data: bytes, kind: str, sep: str, text: bool):
     if not text:
         return None, rows
     frame[integer_column] = integers
-    text_columns = [name for name in columns if name not in (integer_column, "score")]
-    return frame.astype({name: str for name in text_columns}), rows
+    return frame.astype({n: str for n in columns if n not in (integer_column, "score")}), rows
 
 
 def _distinct(values: np.ndarray) -> pd.Index:
@@ -245,17 +246,12 @@ def _line_problem(fields: list[str], kind: str) -> str | None:
     return None
 
 
-def _lines(data: bytes):
-    """(number, line, fields) of every line that holds a record, all as bytes."""
-    for number, line in enumerate(data.splitlines(), start=1):
-        fields = line.split()  # bytes.split splits on ASCII whitespace only, as pandas does
-        if fields:
-            yield number, line, fields
-
-
 def _raise_bad_line(data: bytes, kind: str, origin: str):
     """Scan the text line by line (only after the fast parser failed) and raise at the culprit."""
-    for number, line, fields in _lines(data):
+    for number, line in enumerate(data.splitlines(), start=1):
+        fields = line.split()  # bytes.split splits on ASCII whitespace only, as pandas does
+        if not fields:
+            continue
         try:
             line.decode("utf-8")
         except UnicodeDecodeError as error:
@@ -274,15 +270,23 @@ def _raise_bad_line(data: bytes, kind: str, origin: str):
     )
 
 
-def _line_of_duplicate(data: bytes, qid: str, docno: str) -> int:
-    """The line on which (qid, docno) appears for the second time."""
-    key, seen = (qid.encode("utf-8"), docno.encode("utf-8")), 0
-    for number, _, fields in _lines(data):
-        if len(fields) >= 3 and (fields[0], fields[2]) == key:
-            seen += 1
-            if seen == 2:
-                return number
-    raise AssertionError((qid, docno))  # _check_unique found it twice
+def _skipped_lines(data: bytes) -> np.ndarray:
+    """The lines (from 1) of the normalised text that hold no record: blanks, or a comment."""
+    skipped = [1] if re.match(rb" *\n", data) else []
+    line, counted = 1, 0
+    for match in _BLANK_LINE.finditer(data):
+        line += data.count(b"\n", counted, match.start() + 1)
+        counted = match.start() + 1
+        skipped.append(line)
+    return np.array(skipped, dtype=np.int64)
+
+
+def _line_of_row(row: int, skipped: np.ndarray) -> int:
+    """The line (from 1) of the file that holds record ``row`` (from 0)."""
+    line = row + 1
+    while (moved := row + 1 + int(np.searchsorted(skipped, line, side="right"))) != line:
+        line = moved
+    return line
 
 
 def _from_frame(frame: pd.DataFrame, kind: str, name: str) -> _Rows:
@@ -345,30 +349,32 @@ def _encode(*inputs: _Rows) -> list[_Table]:
     np.not_equal(qid[1:], qid[:-1], out=starts[1:])
     stretch_codes, qids = pd.factorize(qid[starts], sort=True)
     qid_codes = stretch_codes[np.cumsum(starts) - 1].astype(np.int64)
-    # Docnos are nearly all distinct in a real run: hash them, never sort them.
+    # Docnos are nearly all distinct in a real run: hash them, never sort them. Keep them as
+    # objects: with pyarrow installed, dtype=str would copy every docno into Arrow.
     doc_codes, docnos = pd.factorize(docno, sort=False)
-    # Object, not str: with pyarrow installed, str would copy every docno into Arrow.
     qids, docnos = pd.Index(qids, dtype=str), pd.Index(docnos, dtype=object)
     tables = []
     for rows, start, stop in zip(inputs, sizes[:-1], sizes[1:]):
         table = _Table(qid_codes[start:stop], qids, doc_codes[start:stop].astype(np.int64),
                        docnos, rows.values, rows.origin)
-        _check_unique(table, rows.data)
+        _check_unique(table, rows.skipped)
         tables.append(table)
     return tables
 
 
-def _check_unique(table: _Table, data: bytes | None) -> None:
+def _check_unique(table: _Table, skipped: np.ndarray | None) -> None:
     """A document listed twice for one query is an error (trec_eval stops on it too)."""
     n_docs = max(len(table.docnos), 1)
-    ordered = np.sort(table.qid_codes * n_docs + table.doc_codes)
+    keys = table.qid_codes * n_docs + table.doc_codes
+    ordered = np.sort(keys)
     repeated = np.flatnonzero(ordered[1:] == ordered[:-1])
     if repeated.size:
         q, d = divmod(int(ordered[repeated[0]]), n_docs)
         qid, docno = str(table.qids[q]), str(table.docnos[d])
         where = table.origin
-        if data is not None:
-            where += f", line {_line_of_duplicate(data, qid, docno)}"
+        if skipped is not None:
+            second = int(np.flatnonzero(keys == ordered[repeated[0]])[1])
+            where += f", line {_line_of_row(second, skipped)}"
         raise ValueError(f"{where}: document {docno!r} is listed twice for query {qid!r}")
 
 

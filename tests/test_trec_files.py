@@ -279,6 +279,18 @@ def test_duplicate_judgment_in_a_qrels_file_names_query_document_and_line(tmp_pa
         rk.evaluate(path, {"q": {"a": 1.0}}, ["AP"])
 
 
+@pytest.mark.parametrize("text", [
+    "q 0 a 1\n\n  \n# a comment\n\t# another\nq 0 b 1\nq 0 a 0\n",  # blanks, comments
+    "\r\nq 0 a 1\r\n\r\n q 0 b 1\r\n\r\n\r\nq 0 a 0",  # CRLF, no final newline
+    "# 1\n# 2\nq 0 a 1\nq\t0\tb\t1\n\f\nq 0 a 0\n\n\n",  # \s+ path, a line of blanks
+])
+def test_the_line_of_a_duplicate_counts_blank_and_comment_lines(tmp_path, text):
+    expected = text.replace("\r\n", "\n").split("\n").index("q 0 a 0") + 1
+    path = write(tmp_path, "dup.qrels", text)
+    with pytest.raises(ValueError, match=f"dup.qrels', line {expected}: document 'a'"):
+        rk.read_qrels(path)
+
+
 def test_duplicate_document_in_a_frame_names_query_and_document():
     run = pd.DataFrame({"qid": ["q", "q"], "docno": ["a", "a"], "score": [1.0, 2.0]})
     with pytest.raises(ValueError, match="run: document 'a' is listed twice for query 'q'"):
