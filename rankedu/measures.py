@@ -286,6 +286,11 @@ def parse(measures) -> list[ParsedMeasure]:
     -----
     The chapter :doc:`/book/evaluating_runs` explains the measures.
 
+    References
+    ----------
+    - ``macavaney2022``: MacAvaney, S., Macdonald, C. and Ounis, I. (2022). Streamlining
+      evaluation with ir-measures. ECIR 2022.
+
     Examples
     --------
     >>> from rankedu.measures import parse

@@ -288,6 +288,20 @@ def evaluate(qrels, run, measures, *, threshold=1, missing="skip", max_grade=Non
     -----
     The chapter :doc:`/book/evaluating_runs` explains it.
 
+    References
+    ----------
+    - ``trec_eval``: Buckley, C. trec_eval, the TREC evaluation program, version 10.0. National
+      Institute of Standards and Technology, https://github.com/usnistgov/trec_eval (its
+      conventions; ``trec_eval -h -m all_trec`` describes each measure).
+    - ``voorhees2005``: Voorhees, E. M. and Harman, D. K., eds. (2005). TREC: Experiment and
+      Evaluation in Information Retrieval. MIT Press.
+    - ``vangysel2018``: Van Gysel, C. and de Rijke, M. (2018). Pytrec_eval: an extremely fast
+      Python interface to trec_eval. SIGIR 2018, 873-876.
+    - ``macavaney2022``: MacAvaney, S., Macdonald, C. and Ounis, I. (2022). Streamlining
+      evaluation with ir-measures. ECIR 2022.
+    - ``chapelle2009``: Chapelle, O., Metzler, D., Zhang, Y. and Grinspan, P. (2009). Expected
+      reciprocal rank for graded relevance. CIKM 2009, 621-630.
+
     Examples
     --------
     >>> import rankedu as rk
@@ -379,6 +393,14 @@ def ranked_list(qrels, run, qid, *, single_precision=False) -> pd.DataFrame:
     Notes
     -----
     The chapter :doc:`/book/evaluating_runs` explains it.
+
+    References
+    ----------
+    - ``trec_eval``: Buckley, C. trec_eval, the TREC evaluation program, version 10.0. National
+      Institute of Standards and Technology, https://github.com/usnistgov/trec_eval (its
+      ranking: ties in score broken by docno, as its ``comp_sim_docno`` compares them).
+    - ``vangysel2018``: Van Gysel, C. and de Rijke, M. (2018). Pytrec_eval: an extremely fast
+      Python interface to trec_eval. SIGIR 2018, 873-876.
 
     Examples
     --------

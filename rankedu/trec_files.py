@@ -437,6 +437,14 @@ def read_qrels(path) -> pd.DataFrame:
     -----
     The chapter :doc:`/book/evaluating_runs` explains it.
 
+    References
+    ----------
+    - ``trec_eval``: Buckley, C. trec_eval, the TREC evaluation program, version 10.0. National
+      Institute of Standards and Technology, https://github.com/usnistgov/trec_eval (its
+      qrels format, read by its ``get_qrels.c``).
+    - ``voorhees2005``: Voorhees, E. M. and Harman, D. K., eds. (2005). TREC: Experiment and
+      Evaluation in Information Retrieval. MIT Press.
+
     Examples
     --------
     >>> import rankedu as rk, tempfile, os
@@ -483,6 +491,14 @@ def read_run(path) -> pd.DataFrame:
     Notes
     -----
     The chapter :doc:`/book/evaluating_runs` explains it.
+
+    References
+    ----------
+    - ``trec_eval``: Buckley, C. trec_eval, the TREC evaluation program, version 10.0. National
+      Institute of Standards and Technology, https://github.com/usnistgov/trec_eval (its
+      results format, read by its ``get_trec_results.c``).
+    - ``voorhees2005``: Voorhees, E. M. and Harman, D. K., eds. (2005). TREC: Experiment and
+      Evaluation in Information Retrieval. MIT Press.
 
     Examples
     --------
