@@ -104,8 +104,8 @@ def roc_curve(labels, scores) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
 
     References
     ----------
-    - Fawcett, T. (2006). An introduction to ROC analysis. *Pattern Recognition Letters*,
-      27(8), 861-874. Key ``fawcett2006`` in the book's bibliography.
+    - ``fawcett2006``: Fawcett, T. (2006). An introduction to ROC analysis. *Pattern Recognition
+      Letters*, 27(8), 861-874.
 
     Examples
     --------
@@ -160,16 +160,16 @@ def roc_auc(labels, scores) -> float:
 
     References
     ----------
-    - Mann, H. B., and Whitney, D. R. (1947). On a test of whether one of two random variables
-      is stochastically larger than the other. *The Annals of Mathematical Statistics*, 18(1),
-      50-60. Key ``mann1947``.
-    - Bamber, D. (1975). The area above the ordinal dominance graph and the area below the
-      receiver operating characteristic graph. *Journal of Mathematical Psychology*, 12(4),
-      387-415. Key ``bamber1975``.
-    - Hanley, J. A., and McNeil, B. J. (1982). The meaning and use of the area under a receiver
-      operating characteristic (ROC) curve. *Radiology*, 143(1), 29-36. Key ``hanley1982``.
-    - Fawcett, T. (2006). An introduction to ROC analysis. *Pattern Recognition Letters*,
-      27(8), 861-874. Key ``fawcett2006``.
+    - ``mann1947``: Mann, H. B., and Whitney, D. R. (1947). On a test of whether one of two random
+      variables is stochastically larger than the other. *The Annals of Mathematical Statistics*,
+      18(1), 50-60.
+    - ``bamber1975``: Bamber, D. (1975). The area above the ordinal dominance graph and the area
+      below the receiver operating characteristic graph. *Journal of Mathematical Psychology*,
+      12(4), 387-415.
+    - ``hanley1982``: Hanley, J. A., and McNeil, B. J. (1982). The meaning and use of the area under
+      a receiver operating characteristic (ROC) curve. *Radiology*, 143(1), 29-36.
+    - ``fawcett2006``: Fawcett, T. (2006). An introduction to ROC analysis. *Pattern Recognition
+      Letters*, 27(8), 861-874.
 
     Examples
     --------
@@ -265,11 +265,11 @@ def gauc(groups, labels, scores, *, weight="impressions") -> float:
 
     References
     ----------
-    - Zhu, H., Jin, J., Tan, C., Pan, F., Zeng, Y., Li, H., and Gai, K. (2017). Optimized cost
-      per click in Taobao display advertising. *KDD 2017*, 2191-2200. Key ``zhu2017``.
-    - Zhou, G., Zhu, X., Song, C., Fan, Y., Zhu, H., Ma, X., Yan, Y., Jin, J., Li, H., and
-      Gai, K. (2018). Deep interest network for click-through rate prediction. *KDD 2018*,
-      1059-1068. Key ``zhou2018``.
+    - ``zhu2017``: Zhu, H., Jin, J., Tan, C., Pan, F., Zeng, Y., Li, H., and Gai, K. (2017).
+      Optimized cost per click in Taobao display advertising. *KDD 2017*, 2191-2200.
+    - ``zhou2018``: Zhou, G., Zhu, X., Song, C., Fan, Y., Zhu, H., Ma, X., Yan, Y., Jin, J., Li, H.,
+      and Gai, K. (2018). Deep interest network for click-through rate prediction. *KDD 2018*,
+      1059-1068.
 
     Examples
     --------

@@ -97,8 +97,8 @@ def auc_standard_error(labels, scores) -> float:
 
     References
     ----------
-    - Hanley, J. A., and McNeil, B. J. (1982). The meaning and use of the area under a receiver
-      operating characteristic (ROC) curve. *Radiology*, 143(1), 29-36. Key ``hanley1982``.
+    - ``hanley1982``: Hanley, J. A., and McNeil, B. J. (1982). The meaning and use of the area under
+      a receiver operating characteristic (ROC) curve. *Radiology*, 143(1), 29-36.
 
     Examples
     --------
@@ -252,12 +252,12 @@ def delong_test(labels, scores_a, scores_b) -> DeLongResult:
 
     References
     ----------
-    - DeLong, E. R., DeLong, D. M., and Clarke-Pearson, D. L. (1988). Comparing the areas under
-      two or more correlated receiver operating characteristic curves: a nonparametric
-      approach. *Biometrics*, 44(3), 837-845. Key ``delong1988``.
-    - Sun, X., and Xu, W. (2014). Fast implementation of DeLong's algorithm for comparing the
-      areas under correlated receiver operating characteristic curves. *IEEE Signal Processing
-      Letters*, 21(11), 1389-1393. Key ``sun2014``.
+    - ``delong1988``: DeLong, E. R., DeLong, D. M., and Clarke-Pearson, D. L. (1988). Comparing the
+      areas under two or more correlated receiver operating characteristic curves: a nonparametric
+      approach. *Biometrics*, 44(3), 837-845.
+    - ``sun2014``: Sun, X., and Xu, W. (2014). Fast implementation of DeLong's algorithm for
+      comparing the areas under correlated receiver operating characteristic curves. *IEEE Signal
+      Processing Letters*, 21(11), 1389-1393.
 
     Examples
     --------

@@ -223,16 +223,14 @@ def pair_ratio(grades, scores) -> float:
 
     References
     ----------
-    - Goodman, L. A., and Kruskal, W. H. (1954). Measures of association for cross
+    - ``goodman1954``: Goodman, L. A., and Kruskal, W. H. (1954). Measures of association for cross
       classifications. *Journal of the American Statistical Association*, 49(268), 732-764.
-      Key ``goodman1954``.
-    - Knight, W. R. (1966). A computer method for calculating Kendall's tau with ungrouped
-      data. *Journal of the American Statistical Association*, 61(314), 436-439. Key
-      ``knight1966``.
+    - ``knight1966``: Knight, W. R. (1966). A computer method for calculating Kendall's tau with
+      ungrouped data. *Journal of the American Statistical Association*, 61(314), 436-439.
 
     Examples
     --------
-    The seeds' example: true order [1, 3, 4, 6], model order [1, 4, 6, 3]. Grade each document
+    The chapter's example: true order [1, 3, 4, 6], model order [1, 4, 6, 3]. Grade each document
     by its place in the true order and score it by its place in the model's:
 
     >>> import rankedu as rk
@@ -325,13 +323,12 @@ def kendall_tau(grades, scores, *, variant="b") -> float:
 
     References
     ----------
-    - Kendall, M. G. (1938). A new measure of rank correlation. *Biometrika*, 30(1/2), 81-93.
-      Key ``kendall1938``.
-    - Kendall, M. G. (1945). The treatment of ties in ranking problems. *Biometrika*, 33(3),
-      239-251. Key ``kendall1945``.
-    - Knight, W. R. (1966). A computer method for calculating Kendall's tau with ungrouped
-      data. *Journal of the American Statistical Association*, 61(314), 436-439. Key
-      ``knight1966``.
+    - ``kendall1938``: Kendall, M. G. (1938). A new measure of rank correlation. *Biometrika*,
+      30(1/2), 81-93.
+    - ``kendall1945``: Kendall, M. G. (1945). The treatment of ties in ranking problems.
+      *Biometrika*, 33(3), 239-251.
+    - ``knight1966``: Knight, W. R. (1966). A computer method for calculating Kendall's tau with
+      ungrouped data. *Journal of the American Statistical Association*, 61(314), 436-439.
 
     Examples
     --------
@@ -394,12 +391,10 @@ def goodman_kruskal_gamma(grades, scores) -> float:
 
     References
     ----------
-    - Goodman, L. A., and Kruskal, W. H. (1954). Measures of association for cross
+    - ``goodman1954``: Goodman, L. A., and Kruskal, W. H. (1954). Measures of association for cross
       classifications. *Journal of the American Statistical Association*, 49(268), 732-764.
-      Key ``goodman1954``.
-    - Knight, W. R. (1966). A computer method for calculating Kendall's tau with ungrouped
-      data. *Journal of the American Statistical Association*, 61(314), 436-439. Key
-      ``knight1966``.
+    - ``knight1966``: Knight, W. R. (1966). A computer method for calculating Kendall's tau with
+      ungrouped data. *Journal of the American Statistical Association*, 61(314), 436-439.
 
     Examples
     --------
