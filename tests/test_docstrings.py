@@ -78,6 +78,9 @@ def test_every_public_function_has_an_examples_section_that_doctest_runs(name):
 REFERENCED_MODULES = [
     "rankedu.cutoff", "rankedu.average_precision", "rankedu.reciprocal_rank", "rankedu.dcg",
     "rankedu.cascade", "rankedu.classification", "rankedu.symbolic", "rankedu.plotting",
+    "rankedu.auc", "rankedu.auc_uncertainty", "rankedu.symbolic_auc", "rankedu.pair_ratio",
+    "rankedu.user_models", "rankedu.significance", "rankedu.incomplete", "rankedu.trec",
+    "rankedu.trec_files", "rankedu.measures",
 ]
 BIB = Path(__file__).resolve().parents[1] / "book" / "references.bib"
 
