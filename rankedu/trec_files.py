@@ -113,11 +113,8 @@ def _read_bytes(path, kind: str) -> tuple[bytes, str]:
 
 
 def _normalise(data: bytes) -> bytes:
-    """Drop a leading byte order mark, end every line with LF, blank out comment lines, and turn
-    tabs, \\v and \\f into spaces.
-
-    Every line keeps its place, so a line number counted in the result is the file's.
-    """
+    """Drop a leading byte order mark, end lines with LF, blank out comments, and turn tabs, \\v
+    and \\f into spaces. Every line keeps its place: its number in the result is the file's."""
     if data.startswith(codecs.BOM_UTF8):
         data = data[len(codecs.BOM_UTF8):]
     if b"\r" in data:
@@ -132,11 +129,8 @@ def _normalise(data: bytes) -> bytes:
 
 
 def _read_file(path, kind: str, *, text: bool = False) -> tuple[pd.DataFrame | None, _Rows]:
-    """Parse a TREC file; on any problem, find the bad line and raise.
-
-    ``text=True`` also returns every column as a frame (for :func:`read_run` and
-    :func:`read_qrels`); otherwise the frame is None and only what a measure needs is kept.
-    """
+    """Parse a TREC file, or find the bad line and raise. ``text=True`` also returns every column
+    as a frame (for ``read_run``, ``read_qrels``); else the frame is None."""
     raw, origin = _read_bytes(path, kind)
     data = _normalise(raw)
     # Splitting on one space is much faster than on the regex \s+. Where fields are separated
@@ -262,9 +256,8 @@ def _raise_bad_line(data: bytes, kind: str, origin: str):
                 f"{origin}, line {number}: malformed line ({problem}): "
                 f"{line.decode('utf-8').rstrip()!r}"
             )
-    raise ValueError(  # the scan accepts what pandas accepts; this is a bug if it is reached
-        f"{origin} could not be parsed as a TREC {kind} file, though no line is malformed"
-    )
+    # The scan accepts what pandas accepts: reaching this line would be a bug.
+    raise ValueError(f"{origin} could not be parsed, though no line of it is malformed")
 
 
 def _skipped_lines(data: bytes, records: int) -> np.ndarray:
@@ -292,10 +285,8 @@ def _from_frame(frame: pd.DataFrame, kind: str, name: str) -> _Rows:
     value_column = _KINDS[kind][1]
     missing = [c for c in ("qid", "docno", value_column) if c not in frame.columns]
     if missing:
-        raise ValueError(
-            f"{name} must have columns 'qid', 'docno' and {value_column!r}; "
-            f"missing {', '.join(map(repr, missing))}"
-        )
+        raise ValueError(f"{name} must have columns 'qid', 'docno' and {value_column!r}; "
+                         f"missing {', '.join(map(repr, missing))}")
     values = as_numbers(frame[value_column].to_numpy(), f"{name}[{value_column!r}]")
     for column in ("qid", "docno"):
         if frame[column].isna().any():
@@ -331,10 +322,8 @@ def _rows(source, kind: str, name: str) -> _Rows:
         return _from_frame(source, kind, name)
     if isinstance(source, Mapping):
         return _from_dict(source, kind, name)
-    raise TypeError(
-        f"{name} must be a path, a pandas DataFrame or a dict of dicts, "
-        f"got {type(source).__name__}"
-    )
+    raise TypeError(f"{name} must be a path, a pandas DataFrame or a dict of dicts, "
+                    f"got {type(source).__name__}")
 
 
 def _encode(*inputs: _Rows) -> list[_Table]:
@@ -378,11 +367,8 @@ def _check_unique(table: _Table, skipped: np.ndarray | None) -> None:
 
 
 def _load_pair(qrels, run) -> tuple[_Table, _Table]:
-    """The judgments and the run as tables of codes in one shared vocabulary.
-
-    ``judged.docnos is ranking.docnos`` (and likewise ``qids``), so a judged document and a
-    retrieved one are the same document exactly when their codes are equal.
-    """
+    """The judgments and the run as tables of codes in one shared vocabulary (``judged.docnos
+    is ranking.docnos``, likewise qids): equal codes mean the same document."""
     if all(isinstance(source, str) and source == STDIN for source in (qrels, run)):
         raise ValueError("qrels and run cannot both be read from standard input ('-')")
     judged, ranking = _encode(_rows(qrels, "qrels", "qrels"), _rows(run, "run", "run"))
@@ -390,14 +376,10 @@ def _load_pair(qrels, run) -> tuple[_Table, _Table]:
 
 
 def _docno_order(docnos: pd.Index, codes: np.ndarray) -> np.ndarray:
-    """The place of each docno ``docnos[codes]`` in string order among those codes.
-
-    Returns an int64 array as long as ``codes``: equal docnos get equal numbers, and a larger
-    number means a later docno in string order, which is trec_eval's byte order (``strcmp``)
-    because UTF-8 preserves the order of code points. Only the distinct docnos among ``codes``
-    are compared, so breaking the ties of a run costs in proportion to the tied documents, not
-    to the whole run.
-    """
+    """The place (int64) of each docno ``docnos[codes]`` in string order among those codes:
+    equal docnos get equal numbers, a later docno a larger one. String order is trec_eval's
+    byte order (``strcmp``), as UTF-8 keeps the order of code points. Only the docnos among
+    ``codes`` are compared, so breaking a run's ties costs what the tied documents cost."""
     distinct, inverse = np.unique(codes, return_inverse=True)
     names = np.asarray(docnos[distinct], dtype=object)
     place = np.empty(len(distinct), dtype=np.int64)
