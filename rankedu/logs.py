@@ -13,14 +13,13 @@ text, and the same text runs on one of two engines:
 Conventions, the same as :func:`rankedu.roc_auc`, :func:`rankedu.gauc` and scikit-learn's
 ``ndcg_score``:
 
-- AUC is U/(n+ n-), counted by the rank sum, never by listing pairs. The rows of a group are
-  collapsed into one *block* per distinct score, holding n_b rows of which p_b are positive;
-  with c_b the rows of lower score in the group, the block's rows hold the ranks c_b + 1 to
-  c_b + n_b, whose mean (the midrank) is c_b + (n_b + 1)/2. So twice the positives' rank sum
-  is 2R+ = sum_b p_b (2 c_b + n_b + 1), an integer, and 2U = 2R+ - n+(n+ + 1). A tie between a
-  positive and a negative counts one half. c_b is a running sum over the group's blocks in
-  score order (a window function), so the work is one grouping and one sort within each
-  group: groups never meet, which is why it spreads over threads and machines.
+- AUC is U/(n+ n-), counted by the rank sum, never by listing pairs. Within a group sorted by
+  score, the rows of one tie (equal scores) hold the ranks from RANK(), the tie's first, to
+  the number of rows up to and including the tie, its last; the two add up to twice the tie's
+  midrank, an integer. 2U = 2R+ - n+(n+ + 1), R+ being the positives' sum of midranks, so a
+  tie between a positive and a negative counts one half. Both ranks come from one window
+  function over each group sorted by score: groups never meet, which is why the work spreads
+  over threads and machines.
 - GAUC is the mean of the per-group AUCs weighted by impressions (rows), clicks (positives)
   or uniformly (``weight="uniform"``, the plain mean, sometimes called uAUC). A group with a
   single class has no AUC: it is left out, and a warning counts the groups left out.
@@ -67,24 +66,21 @@ SUPPORTED = ("a pandas DataFrame, a pyarrow Table, a DuckDB relation, a path (st
 # --- The definitions: one SQL text per metric, run as is by DuckDB and by Spark SQL. --------
 # {log} is the log, already renamed to the columns g (group), y (label), s (score), r (grade).
 
-# Per group: impressions n, clicks n+, and twice the Mann-Whitney count, 2U = 2R+ - n+(n+ + 1),
-# from one block per (group, distinct score) and a running count of the rows below each block.
+# Per group: impressions n, clicks n+, and twice the Mann-Whitney count, 2U = 2R+ - n+(n+ + 1).
+# Within a group sorted by score, RANK() is the first rank of a row's tie and COUNT(*) over the
+# default frame (every row up to the current one and its peers, in both engines) is the last;
+# their sum is twice the tie's midrank, an integer. Both use one window, so one sort.
 _AUC_GROUPS = """
-blocks AS (
-    SELECT g, s, COUNT(*) AS n, SUM(CASE WHEN y = 1 THEN 1 ELSE 0 END) AS p
-    FROM {log}
-    GROUP BY g, s
-),
 ranked AS (
-    SELECT g, n, p,
-           CAST(SUM(n) OVER (PARTITION BY g ORDER BY s
-                             ROWS BETWEEN UNBOUNDED PRECEDING AND CURRENT ROW) AS BIGINT)
-           - n AS below
-    FROM blocks
+    SELECT g, y,
+           RANK() OVER (PARTITION BY g ORDER BY s)
+           + COUNT(*) OVER (PARTITION BY g ORDER BY s) AS twice_midrank
+    FROM {log}
 ),
 sums AS (
-    SELECT g, CAST(SUM(n) AS BIGINT) AS impressions, CAST(SUM(p) AS BIGINT) AS clicks,
-           CAST(SUM(p * (2 * below + n + 1)) AS BIGINT) AS twice_rank_sum
+    SELECT g, CAST(COUNT(*) AS BIGINT) AS impressions,
+           CAST(SUM(CASE WHEN y = 1 THEN 1 ELSE 0 END) AS BIGINT) AS clicks,
+           CAST(SUM(CASE WHEN y = 1 THEN twice_midrank ELSE 0 END) AS BIGINT) AS twice_rank_sum
     FROM ranked
     GROUP BY g
 ),
@@ -102,7 +98,7 @@ _AUC_SUMMARY = "WITH" + _AUC_GROUPS + """
 SELECT COUNT(*) AS n_groups,
        SUM(CASE WHEN auc IS NULL THEN 0 ELSE 1 END) AS n_used,
        SUM(impressions) AS n_rows, SUM(clicks) AS n_clicks,
-       MIN(twice_u) AS twice_u,
+       MIN(twice_u) AS twice_u,  -- the log's 2U when it is one group (auc)
        SUM(CASE WHEN auc IS NULL THEN 0 ELSE impressions * auc END) AS impressions_auc,
        SUM(CASE WHEN auc IS NULL THEN 0 ELSE impressions END) AS impressions_used,
        SUM(CASE WHEN auc IS NULL THEN 0 ELSE clicks * auc END) AS clicks_auc,
