@@ -1,13 +1,13 @@
 """The cascade model, expected reciprocal rank (ERR), and cascade metrics in general.
 
-The cascade user reads the list from the top and stops at rank r, satisfied, with probability
-R_r, so the probability of stopping exactly at r is
+The cascade user reads the list from the top and stops at rank i, satisfied, with probability
+R_i (the book's calligraphic R), so the probability of stopping exactly at i is
 
-    PP_r = R_r * prod_{i<r} (1 - R_i).
+    PP_i = R_i * prod_{j<i} (1 - R_j).
 
-ERR (Chapelle et al., 2009) maps a grade g to R(g) = (2^g - 1) / 2^g_max and averages 1/r
-over where the user stops: ERR = sum_r PP_r / r. A *cascade metric* replaces 1/r by any
-position weight phi(r).
+ERR (Chapelle et al., 2009) maps a grade g to R(g) = (2^g - 1) / 2^g_max, so R_i = R(rel_i),
+and averages 1/i over where the user stops: ERR = sum_i PP_i / i. A *cascade metric* replaces
+1/i by any position weight phi(i).
 
 Conventions: ``max_grade`` (g_max) is a property of the grading scale — its top grade, 4 on a
 0-4 scale — not the largest grade that happens to occur for one query, so that a query's ERR
@@ -50,18 +50,18 @@ def _stop_probabilities(rels, k, max_grade) -> dict[str, np.ndarray]:
     satisfied = satisfaction(grades, max_grade)
     reach, stop = _reach_and_stop(satisfied)
     return {
-        "r": np.arange(1, len(grades) + 1),
-        "g_r": grades,
-        "R_r": satisfied,
-        "P(reach r)": reach,
-        "PP_r": stop,
+        "i": np.arange(1, len(grades) + 1),
+        "rel_i": grades,
+        "R_i": satisfied,
+        "P(reach i)": reach,
+        "PP_i": stop,
     }
 
 
 def _reach_and_stop(stop_given_reached: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
     """The cascade itself: P(reach i) = prod_{j<i} (1 - p_j) and P(stop at i) = p_i P(reach i).
 
-    ERR's PP_r (p = R(g)) and the click probabilities P(C_i) (p = attractiveness) are both this.
+    ERR's PP_i (p = R(g)) and the click probabilities P(C_i) (p = attractiveness) are both this.
     """
     p = stop_given_reached
     reach = np.cumprod(np.r_[1.0, 1.0 - p[:-1]]) if len(p) else p
@@ -71,59 +71,60 @@ def _reach_and_stop(stop_given_reached: np.ndarray) -> tuple[np.ndarray, np.ndar
 def _cascade_steps(rels, k, max_grade, weight_name: str, weights_of) -> Steps:
     """The cascade's table for position weights ``weights_of(ranks)``, ending in the metric."""
     columns = _stop_probabilities(rels, k, max_grade)
-    columns[weight_name] = weights_of(columns["r"])
-    columns[f"{weight_name}·PP_r"] = columns[weight_name] * columns["PP_r"]
-    columns["metric@r"] = np.cumsum(columns[f"{weight_name}·PP_r"])
-    return Steps(last(columns["metric@r"]), {"cascade": columns})
+    columns[weight_name] = weights_of(columns["i"])
+    columns[f"{weight_name}·PP_i"] = columns[weight_name] * columns["PP_i"]
+    columns["metric@i"] = np.cumsum(columns[f"{weight_name}·PP_i"])
+    return Steps(last(columns["metric@i"]), {"cascade": columns})
 
 
 def _cascade_metric_steps(rels, phi, k=None, max_grade=None) -> Steps:
     if not callable(phi):
-        raise TypeError(f"phi must be a callable taking a rank r >= 1, got {type(phi).__name__}")
-    return _cascade_steps(rels, k, max_grade, "φ(r)", lambda ranks: _weights(phi, len(ranks)))
+        raise TypeError(f"phi must be a callable taking a rank i >= 1, got {type(phi).__name__}")
+    return _cascade_steps(rels, k, max_grade, "φ(i)", lambda ranks: _weights(phi, len(ranks)))
 
 
 def _weights(phi, n: int) -> np.ndarray:
     """phi(1), ..., phi(n) as floats, or an error naming ``phi`` and the first bad rank."""
-    weights = [phi(r) for r in range(1, n + 1)]
+    weights = [phi(i) for i in range(1, n + 1)]
     # One check per type returned, not per rank: 10**6 ranks cost one pass in C.
     for kind in set(map(type, weights)):
         if issubclass(kind, (bool, np.bool_)) or not issubclass(kind, numbers.Real):
-            r, weight = next((r, w) for r, w in enumerate(weights, start=1) if type(w) is kind)
+            i, weight = next((i, w) for i, w in enumerate(weights, start=1) if type(w) is kind)
             raise TypeError(
                 f"phi must return a real number for every rank, got {weight!r} "
-                f"({kind.__name__}) for r = {r}"
+                f"({kind.__name__}) for i = {i}"
             )
     weights = np.array(weights, dtype=float)
     bad = np.flatnonzero(~np.isfinite(weights))
     if len(bad):
         raise ValueError(
-            f"phi must return finite numbers for every rank, got {weights[bad[0]]} for r = {bad[0] + 1}"
+            f"phi must return finite numbers for every rank, got {weights[bad[0]]} for i = {bad[0] + 1}"
         )
     return weights
 
 
 def cascade_metric(rels, phi, k=None, *, max_grade) -> float:
-    r"""A cascade metric: the expected position weight phi(r) at the rank where the user stops.
+    r"""A cascade metric: the expected position weight phi(i) at the rank where the user stops.
 
     .. math::
 
-        M = \sum_{r=1}^{n} \varphi(r)\, PP_r, \qquad
-        PP_r = R_r \prod_{i<r} (1 - R_i), \qquad R_i = \frac{2^{g_i} - 1}{2^{g_{\max}}}
+        M = \sum_{i=1}^{n} \varphi(i)\, PP_i, \qquad
+        PP_i = \mathcal{R}_i \prod_{j<i} (1 - \mathcal{R}_j), \qquad
+        \mathcal{R}_i = \frac{2^{\mathit{rel}_i} - 1}{2^{g_{\max}}}
 
-    With phi(r) = 1/r it is :func:`err`. With phi(r) = 1/log2(r + 1) it is *not* DCG: the
+    With phi(i) = 1/i it is :func:`err`. With phi(i) = 1/log2(i + 1) it is *not* DCG: the
     stopping probabilities still discount every document below a satisfying one. DCG with gain
-    R(g) is sum_r phi(r) R_r, the expected satisfaction under Chapelle et al.'s position-based
-    model, where the user examines rank r with probability phi(r) whatever happened above it
-    (the R_r are not a stopping distribution: they need not sum to 1). The two agree when every
-    R_r is small, since then prod_{i<r} (1 - R_i) is close to 1.
+    R(g) is sum_i phi(i) R_i, the expected satisfaction under Chapelle et al.'s position-based
+    model, where the user examines rank i with probability phi(i) whatever happened above it
+    (the R_i are not a stopping distribution: they need not sum to 1). The two agree when every
+    R_i is small, since then prod_{j<i} (1 - R_j) is close to 1.
 
     Parameters
     ----------
     rels : sequence of float
         Grades of the retrieved documents in rank order, rank 1 first, each in [0, max_grade].
     phi : callable
-        ``phi(r)`` for a rank ``r >= 1`` returns the weight of stopping at r.
+        ``phi(i)`` for a rank ``i >= 1`` returns the weight of stopping at i.
     k : int >= 1 or None, optional
         Only the top ``k`` ranks are looked at.
     max_grade : float
@@ -145,14 +146,14 @@ def cascade_metric(rels, phi, k=None, *, max_grade) -> float:
     Examples
     --------
     >>> import rankedu as rk
-    >>> rk.cascade_metric([2, 1, 0], lambda r: 1 / r, max_grade=2) == rk.err([2, 1, 0], max_grade=2)
+    >>> rk.cascade_metric([2, 1, 0], lambda i: 1 / i, max_grade=2) == rk.err([2, 1, 0], max_grade=2)
     True
     """
     return _cascade_metric_steps(rels, phi, k, max_grade).value
 
 
 def _err_steps(rels, k=None, max_grade=None) -> Steps:
-    return _cascade_steps(rels, k, max_grade, "1/r", lambda ranks: 1.0 / ranks)
+    return _cascade_steps(rels, k, max_grade, "1/i", lambda ranks: 1.0 / ranks)
 
 
 def _err_by_query(ranked, k=None) -> np.ndarray:
@@ -172,8 +173,8 @@ def err(rels, k=None, *, max_grade) -> float:
 
     .. math::
 
-        ERR = \sum_{r=1}^{n} \frac{1}{r} \prod_{i<r} (1 - R_i)\, R_r, \qquad
-        R_i = \frac{2^{g_i} - 1}{2^{g_{\max}}}
+        ERR = \sum_{i=1}^{n} \frac{1}{i} \prod_{j<i} (1 - \mathcal{R}_j)\, \mathcal{R}_i, \qquad
+        \mathcal{R}_i = \frac{2^{\mathit{rel}_i} - 1}{2^{g_{\max}}}
 
     The expected reciprocal of the rank at which a cascade user stops, satisfied. A highly
     relevant document near the top makes everything below it count less.

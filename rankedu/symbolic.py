@@ -322,7 +322,7 @@ def in_gaps(expr, n):
 def satisfaction(grade, max_grade):
     """ERR's stopping probability R(g) = (2^g - 1) / 2^max_grade, exactly.
 
-    The numeric version is the ``R_r`` column of ``rk.explain.err``; here the grade and
+    The numeric version is the ``R_i`` column of ``rk.explain.err``; here the grade and
     ``max_grade`` may be numbers or sympy symbols.
 
     References
@@ -342,11 +342,11 @@ def satisfaction(grade, max_grade):
 
 
 def stop_probabilities(satisfied):
-    """The cascade's PP_r = R_r * prod_{i<r} (1 - R_i) for ranks 1, 2, ..., exactly.
+    """The cascade's PP_i = R_i * prod_{j<i} (1 - R_j) for ranks i = 1, 2, ..., exactly.
 
     ``satisfied`` holds the per-rank stopping probabilities R_1, R_2, ... (numbers or sympy
     symbols), not grades: pass ``[satisfaction(g, max_grade) for g in rels]`` to get ERR's.
-    These are the ``PP_r`` of ``rk.explain.err`` and the click probabilities P(C_i) of
+    These are the ``PP_i`` of ``rk.explain.err`` and the click probabilities P(C_i) of
     ``rk.click_probabilities``.
 
     References
@@ -370,10 +370,10 @@ def stop_probabilities(satisfied):
 
 
 def cascade_metric(satisfied, phi):
-    """sum_r phi(r) * PP_r over the stopping probabilities ``satisfied`` (see :func:`stop_probabilities`).
+    """sum_i phi(i) * PP_i over the stopping probabilities ``satisfied`` (see :func:`stop_probabilities`).
 
-    ``phi`` is called with each rank as a sympy Integer, 1, 2, ...; ``lambda r: 1 / r`` gives
-    ERR, as ``rk.cascade_metric`` with ``phi(r) = 1/r`` is ``rk.err``.
+    ``phi`` is called with each rank as a sympy Integer, 1, 2, ...; ``lambda i: 1 / i`` gives
+    ERR, as ``rk.cascade_metric`` with ``phi(i) = 1/i`` is ``rk.err``.
 
     References
     ----------
@@ -383,7 +383,7 @@ def cascade_metric(satisfied, phi):
     Examples
     --------
     >>> half = sympy.Rational(1, 2)  # R(1) on a 0-1 scale
-    >>> cascade_metric([half, half], lambda r: 1 / r)  # ERR of the grades 1, 1
+    >>> cascade_metric([half, half], lambda i: 1 / i)  # ERR of the grades 1, 1
     5/8
     """
     return sympy.Add(

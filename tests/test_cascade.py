@@ -17,7 +17,7 @@ SEED_RELS = (3, 2, 3, 0, 1, 2)
 
 
 def stop_probabilities(rels, max_grade):
-    """R(g) = (2^g - 1) / 2^max_grade and PP_r = prod_{i<r} (1 - R_i) R_r, written out."""
+    """R(g) = (2^g - 1) / 2^max_grade and PP_i = prod_{j<i} (1 - R_j) R_i, written out."""
     satisfied = [(2**g - 1) / 2**max_grade for g in rels]
     stops, reach = [], 1.0
     for r in satisfied:
@@ -102,6 +102,8 @@ def test_explain_err_has_one_row_per_rank_with_r_and_pp(column_like, running_res
     table = explanation.table
     satisfied, stops = stop_probabilities(SEED_RELS, 3)
     assert len(table) == 6
+    # The preface's notation: rank i, grade rel_i, R_i = R(rel_i), stopping probability PP_i.
+    assert list(table.columns) == ["i", "rel_i", "R_i", "P(reach i)", "PP_i", "1/i", "1/i·PP_i", "metric@i"]
     column_like(table, SEED_RELS)
     column_like(table, satisfied)
     column_like(table, stops)
@@ -175,7 +177,7 @@ def test_click_probabilities_are_errs_stopping_probabilities_when_r_is_R_of_the_
     rels = [3, 2, 3, 0, 1, 2]
     stops = rk.explain.err(rels, max_grade=4).table
     r = (2.0 ** np.array(rels) - 1) / 2**4
-    assert np.allclose(rk.click_probabilities(r), stops["PP_r"], rtol=0, atol=1e-15)
+    assert np.allclose(rk.click_probabilities(r), stops["PP_i"], rtol=0, atol=1e-15)
 
 
 def test_explain_click_probabilities_value_is_the_function_and_table_ends_in_the_running_sum(
@@ -235,7 +237,7 @@ def test_symbolic_cascade_metric_equals_the_numeric_one_for_err_and_the_log_disc
 
     satisfied = [rs.satisfaction(g, 4) for g in rels]
     stops = [float(pp) for pp in rs.stop_probabilities(satisfied)]
-    assert np.allclose(stops, rk.explain.err(rels, max_grade=4).table["PP_r"], rtol=0, atol=1e-15)
+    assert np.allclose(stops, rk.explain.err(rels, max_grade=4).table["PP_i"], rtol=0, atol=1e-15)
     exact_err = rs.cascade_metric(satisfied, lambda r: 1 / r)
     assert math.isclose(float(exact_err), rk.err(rels, max_grade=4), rel_tol=1e-12, abs_tol=1e-15)
     exact_log = rs.cascade_metric(satisfied, lambda r: 1 / rs.log2(r + 1))
