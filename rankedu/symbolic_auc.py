@@ -121,12 +121,12 @@ def roc_auc_pairs(labels, scores):
 def roc_step_identity():
     """One step of the ROC curve, as a trapezoid and as pair credits, in symbols.
 
-    With ``P`` positives and ``N`` negatives in all, let the threshold come down onto a score
-    held by ``a`` positives and ``b`` negatives, with ``A`` positives scoring higher. The curve
-    steps from (x, A/P) to (x + b/N, (A + a)/P); its trapezoid has area
-    ``b/N * (A/P + (A + a)/P) / 2``. Those ``b`` negatives are each outscored by ``A``
-    positives (credit 1) and tied with ``a`` (credit 1/2), so their pairs add
-    ``b * (A + a/2) / (P * N)`` to the pair-counting AUC.
+    With ``n^+`` positives and ``n^-`` negatives in all (the book's n⁺ and n⁻), let the
+    threshold come down onto a score held by ``a`` positives and ``b`` negatives, with ``A``
+    positives scoring higher. The curve steps from (x, A/n^+) to (x + b/n^-, (A + a)/n^+); its
+    trapezoid has area ``b/n^- * (A/n^+ + (A + a)/n^+) / 2``. Those ``b`` negatives are each
+    outscored by ``A`` positives (credit 1) and tied with ``a`` (credit 1/2), so their pairs
+    add ``b * (A + a/2) / (n^+ * n^-)`` to the pair-counting AUC.
 
     Returns
     -------
@@ -144,8 +144,10 @@ def roc_step_identity():
     >>> trapezoid, pairs = roc_step_identity()
     >>> sympy.simplify(trapezoid - pairs)
     0
+    >>> pairs
+    b*(A + a/2)/(n^+*n^-)
     """
-    P, N, A, a, b = sympy.symbols("P N A a b", positive=True)
-    trapezoid = (b / N) * (A / P + (A + a) / P) / 2
-    pairs = b * (A + a / 2) / (P * N)
+    n_pos, n_neg, A, a, b = sympy.symbols("n^+ n^- A a b", positive=True)
+    trapezoid = (b / n_neg) * (A / n_pos + (A + a) / n_pos) / 2
+    pairs = b * (A + a / 2) / (n_pos * n_neg)
     return trapezoid, pairs

@@ -55,6 +55,8 @@ def test_roc_points_are_rk_roc_curve_as_rationals():
 def test_roc_step_identity_trapezoid_equals_pair_credits():
     trapezoid, pairs = symbolic_auc.roc_step_identity()
     assert sympy.simplify(trapezoid - pairs) == 0
+    # The class counts are the preface's n+ and n- (P and R are precision and recall).
+    assert {str(symbol) for symbol in pairs.free_symbols} == {"n^+", "n^-", "A", "a", "b"}
 
 
 def test_pair_credits_reject_labels_and_scores_of_different_lengths_naming_both():
