@@ -65,16 +65,35 @@ def as_labels(values, name: str) -> np.ndarray:
     return array.astype(int)
 
 
-def as_probabilities(values, name: str) -> np.ndarray:
-    """Return ``values`` as a 1-D float array of probabilities in [0, 1], or raise naming ``name``."""
+def as_probabilities(values, name: str, *, what: str = "probabilities",
+                     why: str = "") -> np.ndarray:
+    """Return ``values`` as a 1-D float array of numbers in [0, 1], or raise naming ``name``.
+
+    ``what`` names the numbers in the message (``"gains"``), ``why`` adds a reason to it.
+    """
     array = as_numbers(values, name)
     outside = (array < 0) | (array > 1)
     if outside.any():
         position = int(np.flatnonzero(outside)[0])
         raise ValueError(
-            f"{name} must hold probabilities in [0, 1], got {array[position]:g} at position {position}"
+            f"{name} must hold {what} in [0, 1]{why}, "
+            f"got {array[position]:g} at position {position}"
         )
     return array
+
+
+def as_gains(values, name: str) -> np.ndarray:
+    """Gains in [0, 1] as C/W/L metrics (RBP, INST) read them, or raise naming ``name``."""
+    return as_probabilities(values, name, what="gains", why=(
+        " (as cwl-eval reads them: 1 relevant, 0 not; divide a graded scale by its top grade)"))
+
+
+def as_open_probability(value, name: str, why: str = "") -> float:
+    """Return a probability strictly between 0 and 1 as ``float``, or raise naming ``name``."""
+    value = as_number(value, name)
+    if not 0 < value < 1:
+        raise ValueError(f"{name} must lie in (0, 1){why}, got {value:g}")
+    return value
 
 
 # The kinds of group id pandas.api.types.infer_dtype reports that sort and compare within one kind.

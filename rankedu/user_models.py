@@ -36,9 +36,9 @@ from rankedu._steps import Steps
 from rankedu._validation import (
     as_above,
     as_cutoff,
+    as_gains,
     as_labels,
-    as_number,
-    as_numbers,
+    as_open_probability,
     as_probabilities,
     same_length,
 )
@@ -51,26 +51,6 @@ MAX_DEPTH = 10**6
 
 # One chunk of queries in a kernel holds at most this many (query, rank) cells.
 _CHUNK_CELLS = 2**22
-
-
-def _as_gains(rels) -> np.ndarray:
-    """The gains in [0, 1] that C/W/L metrics read, or an error naming ``rels``."""
-    gains = as_numbers(rels, "rels")
-    outside = (gains < 0) | (gains > 1)
-    if outside.any():
-        position = int(np.flatnonzero(outside)[0])
-        raise ValueError(
-            f"rels must hold gains in [0, 1] (as cwl-eval reads them: 1 relevant, 0 not; divide "
-            f"a graded scale by its top grade), got {gains[position]:g} at position {position}"
-        )
-    return gains
-
-
-def _as_persistence(p) -> float:
-    p = as_number(p, "p")
-    if not 0 < p < 1:
-        raise ValueError(f"p must lie in (0, 1) (the probability of reading on), got {p:g}")
-    return p
 
 
 def _as_depth(depth, *, allow_none: bool) -> int | None:
@@ -204,8 +184,8 @@ def _cwl_steps(name: str, gains: np.ndarray, continue_at, depth: int) -> Steps:
 
 
 def _rbp_steps(rels, p=0.8, *, depth=None, judged=None) -> Steps:
-    gains = _as_gains(rels)
-    p = _as_persistence(p)
+    gains = as_gains(rels, "rels")
+    p = as_open_probability(p, "p", " (the probability of reading on)")
     depth = _as_depth(depth, allow_none=True)
     if judged is not None:
         judged = as_labels(judged, "judged")
@@ -295,7 +275,7 @@ def rbp(rels, p=0.8, *, depth=None, judged=None) -> float:
 
 
 def _inst_steps(rels, T=1.0, *, depth=CWL_DEPTH) -> Steps:
-    gains = _as_gains(rels)
+    gains = as_gains(rels, "rels")
     T = as_above(T, "T", 0)
     depth = _as_depth(depth, allow_none=False)
     return _cwl_steps("INST", gains, lambda g: _inst_continuation(g, T), depth)
@@ -392,7 +372,7 @@ def _by_query(ranked, continue_at, depth: int) -> np.ndarray:
 
 def _rbp_by_query(ranked, k=None, *, p=0.8, depth=CWL_DEPTH) -> np.ndarray:
     """RBP of every query at once, read to ``depth`` ranks as cwl-eval reads them."""
-    p = _as_persistence(p)
+    p = as_open_probability(p, "p", " (the probability of reading on)")
     depth = _as_depth(depth, allow_none=False)
     return _by_query(ranked, lambda g: _rbp_continuation(g, p), depth)
 

@@ -448,3 +448,20 @@ def test_a_base_other_than_2_with_the_log2_discount_raises_naming_base(module, n
 @pytest.mark.parametrize("module", MODULES)
 def test_an_n_relevant_beyond_int64_in_r_precision_raises_naming_n_relevant(module):
     check(lambda m, n: m.r_precision([1, 0, 1], n_relevant=n), module, 2**63, "n_relevant", VALUE)
+
+
+@pytest.mark.parametrize("bad", [0, 1, -0.5, 1.5])
+def test_an_open_probability_refuses_0_1_and_beyond_naming_the_argument_and_why(bad):
+    from rankedu._validation import as_open_probability
+
+    with pytest.raises(ValueError, match=r"^p must lie in \(0, 1\) \(reading on\), got "):
+        as_open_probability(bad, "p", " (reading on)")
+    assert as_open_probability(0.25, "p") == 0.25
+
+
+def test_gains_outside_0_1_raise_naming_the_argument_the_position_and_the_scale():
+    from rankedu._validation import as_gains
+
+    with pytest.raises(ValueError, match=r"^rels must hold gains in \[0, 1\] \(as cwl-eval .* at position 1$"):
+        as_gains([0.5, 2, 0], "rels")
+    assert as_gains([0, 0.5, 1], "rels").tolist() == [0.0, 0.5, 1.0]
