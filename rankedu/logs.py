@@ -261,6 +261,10 @@ def _engine(data):
     raise TypeError(f"data must be {SUPPORTED}; got {kind.__module__}.{kind.__name__}")
 
 
+# The argument that names each role's column, for error messages.
+_ARGUMENT = {"g": "group", "y": "label", "s": "score", "r": "grade"}
+
+
 def _open(data, **columns):
     """The engine, with ``data``'s columns renamed to the roles of the SQL text and checked.
 
@@ -289,8 +293,6 @@ def _open(data, **columns):
         raise
     return engine
 
-
-_ARGUMENT = {"g": "group", "y": "label", "s": "score", "r": "grade"}
 
 
 def _check(engine, columns) -> None:
@@ -368,8 +370,14 @@ def auc(data, *, label: str, score: str) -> float:
 
     References
     ----------
-    - hanley1982. Hanley, J. A., and McNeil, B. J. (1982). The meaning and use of the area
-      under a receiver operating characteristic (ROC) curve. *Radiology*, 143(1), 29-36.
+    - ``mann1947``: Mann, H. B., and Whitney, D. R. (1947). On a test of whether one of two
+      random variables is stochastically larger than the other. *Annals of Mathematical
+      Statistics*, 18(1), 50-60.
+    - ``raasveldt2019``: Raasveldt, M., and Mühleisen, H. (2019). DuckDB: an embeddable
+      analytical database. *SIGMOD 2019*, 1981-1984.
+    - ``armbrust2015``: Armbrust, M., Xin, R. S., Lian, C., Huai, Y., Liu, D., Bradley, J. K.,
+      Meng, X., Kaftan, T., Franklin, M. J., Ghodsi, A., and Zaharia, M. (2015). Spark SQL:
+      relational data processing in Spark. *SIGMOD 2015*, 1383-1394.
 
     Examples
     --------
@@ -439,9 +447,12 @@ def gauc(data, *, group: str, label: str, score: str, weight: str = "impressions
 
     References
     ----------
-    - zhou2018. Zhou, G., Zhu, X., Song, C., Fan, Y., Zhu, H., Ma, X., Yan, Y., Jin, J., Li,
-      H., and Gai, K. (2018). Deep interest network for click-through rate prediction. *KDD
-      2018*, 1059-1068.
+    - ``zhou2018``: Zhou, G., Zhu, X., Song, C., Fan, Y., Zhu, H., Ma, X., Yan, Y., Jin, J.,
+      Li, H., and Gai, K. (2018). Deep interest network for click-through rate prediction.
+      *KDD 2018*, 1059-1068.
+    - ``mann1947``: Mann, H. B., and Whitney, D. R. (1947). On a test of whether one of two
+      random variables is stochastically larger than the other. *Annals of Mathematical
+      Statistics*, 18(1), 50-60.
 
     Examples
     --------
@@ -498,6 +509,12 @@ def gauc_groups(data, *, group: str, label: str, score: str,
     Notes
     -----
     The chapter :doc:`/book/logs_at_scale` uses it for the per-group AUCs.
+
+    References
+    ----------
+    - ``zhou2018``: Zhou, G., Zhu, X., Song, C., Fan, Y., Zhu, H., Ma, X., Yan, Y., Jin, J.,
+      Li, H., and Gai, K. (2018). Deep interest network for click-through rate prediction.
+      *KDD 2018*, 1059-1068.
 
     Examples
     --------
@@ -578,9 +595,9 @@ def ndcg(data, *, group: str, score: str, grade: str, k: int | None = None) -> f
 
     References
     ----------
-    - jarvelin2002. Järvelin, K., and Kekäläinen, J. (2002). Cumulated gain-based evaluation
-      of IR techniques. *ACM Transactions on Information Systems*, 20(4), 422-446.
-    - mcsherry2008. McSherry, F., and Najork, M. (2008). Computing information retrieval
+    - ``jarvelin2002``: Järvelin, K., and Kekäläinen, J. (2002). Cumulated gain-based
+      evaluation of IR techniques. *ACM Transactions on Information Systems*, 20(4), 422-446.
+    - ``mcsherry2008``: McSherry, F., and Najork, M. (2008). Computing information retrieval
       performance measures efficiently in the presence of tied scores. *ECIR 2008*, 414-421.
 
     Examples
@@ -636,6 +653,11 @@ def ndcg_groups(data, *, group: str, score: str, grade: str,
     Notes
     -----
     The chapter :doc:`/book/logs_at_scale` explains it.
+
+    References
+    ----------
+    - ``jarvelin2002``: Järvelin, K., and Kekäläinen, J. (2002). Cumulated gain-based
+      evaluation of IR techniques. *ACM Transactions on Information Systems*, 20(4), 422-446.
 
     Examples
     --------
