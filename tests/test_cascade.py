@@ -97,7 +97,7 @@ def test_seed_000_phi_log2_discount_does_not_make_err_into_dcg():
     assert 0.0 <= cascade <= 1.0
 
 
-def test_explain_err_has_one_row_per_rank_with_r_and_pp(column_like, running_result):
+def test_explain_err_has_one_row_per_rank_in_the_prefaces_notation(column_like, running_result):
     explanation = rk.explain.err(SEED_RELS, max_grade=3)
     table = explanation.table
     satisfied, stops = stop_probabilities(SEED_RELS, 3)
