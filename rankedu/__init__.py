@@ -49,7 +49,16 @@ from rankedu.significance import (
     paired_t_test,
     randomized_tukey_hsd,
 )
-from rankedu.trec import QueryMismatchWarning, evaluate, ranked_list, read_qrels, read_run
+from rankedu.ties import TieWarning
+from rankedu.trec import (
+    QueryMismatchWarning,
+    TieInterval,
+    evaluate,
+    ranked_list,
+    read_qrels,
+    read_run,
+    tie_interval,
+)
 from rankedu.user_models import inst, rbp
 
 __version__ = "0.1.0"
@@ -59,6 +68,8 @@ __all__ = [
     "DeLongResult",
     "Explanation",
     "QueryMismatchWarning",
+    "TieInterval",
+    "TieWarning",
     "accuracy",
     "auc_standard_error",
     "average_precision",
@@ -108,5 +119,6 @@ __all__ = [
     "roc_auc",
     "roc_curve",
     "simulate_cascade",
+    "tie_interval",
     "true_positive_rate",
 ]

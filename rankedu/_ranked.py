@@ -42,6 +42,9 @@ class RankedRun:
     ideal_rank: np.ndarray  # their query, their rank in the ideal ranking,
     ideal_gain: np.ndarray  # and the grade
     max_grade: float  # ERR's g_max
+    # int64 per document: its tie group, documents of one query with equal scores (numbered
+    # down the run, non-decreasing); None when the scores are not known (every group one document)
+    group: np.ndarray | None = None
 
     def sum_by_query(self, values: np.ndarray, k: int | None = None) -> np.ndarray:
         """Sum of ``values`` (one per document) over the top k of each query."""

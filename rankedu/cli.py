@@ -1,7 +1,7 @@
 """The ``rankedu`` command line: evaluate a TREC run, or explain one query's score step by step.
 
-    rankedu evaluate QRELS RUN -m nDCG@10 AP [-q] [-l 2] [-c]
-    rankedu explain QRELS RUN QID -m nDCG@10
+    rankedu evaluate QRELS RUN -m nDCG@10 AP [-q] [-l 2] [-c] [--ties average]
+    rankedu explain QRELS RUN QID -m nDCG@10 [--ties optimistic]
 
 ``evaluate`` prints a table like trec_eval's: one ``measure  qid  value`` line per measure, for
 every query with ``-q``, then the mean over the queries (qid ``all``). ``explain`` ranks the
@@ -22,6 +22,7 @@ import warnings
 
 from rankedu import explain as _explain
 from rankedu.measures import MEASURES
+from rankedu.ties import TIES
 from rankedu.trec import DEFAULT_MAX_GRADE, evaluate, read_qrels, read_run
 
 _MEASURE_HELP = "; ".join(f"{m.usage}: {m.description}" for m in MEASURES.values())
@@ -61,6 +62,11 @@ def _parser() -> argparse.ArgumentParser:
                          "ir_measures; with ERR, a larger grade in the qrels is an error)")
         sub.add_argument("--single-precision", action="store_true",
                          help="round scores to float32 before ranking, as pytrec_eval does")
+        sub.add_argument("--ties", choices=TIES, default="trec_eval",
+                         help="order of documents with equal scores: docno descending "
+                         "(trec_eval, the default), highest grade first (optimistic), lowest "
+                         "first (pessimistic), or the exact mean over every order (average; "
+                         "evaluate only, and not for ERR, RBP, INST or Bpref)")
 
     evaluate_cmd = commands.add_parser(
         "evaluate", help="per-query and mean values of measures, like trec_eval",
@@ -102,7 +108,7 @@ def _print_table(result, per_query: bool, digits: int, out) -> None:
 
 def _run(args, out) -> None:
     options = {"threshold": args.threshold, "max_grade": args.max_grade,
-               "single_precision": args.single_precision}
+               "single_precision": args.single_precision, "ties": args.ties}
     if args.command == "evaluate":
         result = evaluate(args.qrels, args.run, args.measures,
                           missing="zero" if args.complete else "skip", **options)

@@ -156,7 +156,7 @@ def _r_precision_steps(rels, n_relevant=None, threshold=1) -> Steps:
 def _r_precision_by_query(ranked, k=None) -> np.ndarray:
     """R-precision of every query at once: relevant documents in the top R, divided by R."""
     within = ranked.rank <= ranked.n_relevant[ranked.query]
-    return safe_divide(ranked.sum_by_query(ranked.relevant & within), ranked.n_relevant)
+    return safe_divide(ranked.sum_by_query(ranked.relevant * within), ranked.n_relevant)
 
 
 def r_precision(rels, *, n_relevant=None, threshold=1) -> float:

@@ -167,7 +167,8 @@ def confusion_matrix(y_true, y_pred) -> Explanation:
     return Explanation("confusion_matrix", counts, {"confusion matrix": table})
 
 
-def query(qrels, run, qid, measure, *, threshold=1, max_grade=None, single_precision=False):
+def query(qrels, run, qid, measure, *, threshold=1, max_grade=None, single_precision=False,
+          ties="trec_eval"):
     """Explain one query's value of one measure of :func:`rankedu.evaluate`, step by step.
 
     The query's documents are ranked as ``evaluate`` (and trec_eval) ranks them; the measure's
@@ -185,19 +186,27 @@ def query(qrels, run, qid, measure, *, threshold=1, max_grade=None, single_preci
         One measure name, as ``evaluate`` takes it (``"nDCG@10"``, ``"AP"``, ...).
     threshold, max_grade, single_precision
         As for :func:`rankedu.evaluate`.
+    ties : {"trec_eval", "optimistic", "pessimistic"}, default "trec_eval"
+        The order of tied documents, as for :func:`rankedu.evaluate`. ``"average"`` is a mean
+        over many orders, not one list to explain: a ValueError naming ``ties``.
 
     Returns
     -------
     Explanation
         ``value`` is ``evaluate``'s value for this query; ``tables`` hold the measure's step
         tables (the first, ``table``, ends in that value) and ``"ranking"``: rank, docno,
-        score, judged and grade of every retrieved document, best first.
+        score, judged and grade of every retrieved document, best first, and, when some
+        scores tie, ``tie``: the number of the document's tie group (0 for an untied score).
+        Then a table ``"ties"``, one row per tie group: its ranks, documents, relevant
+        documents and grades; ``straddles k`` for a measure with a cutoff (the group begins at
+        or above rank k and ends below it); and the query's value of the measure with that
+        group alone put in the pessimistic and in the optimistic order.
 
     Raises
     ------
     ValueError
         Naming ``qid`` when the qrels or the run lack the query, ``measures`` for a bad name,
-        and as ``evaluate`` does for bad input.
+        ``ties`` for a bad or an ``"average"`` order, and as ``evaluate`` does for bad input.
 
     Notes
     -----
@@ -216,15 +225,56 @@ def query(qrels, run, qid, measure, *, threshold=1, max_grade=None, single_preci
     2     3    d4    0.1   False      0
     >>> explanation.value
     0.25
+
+    Two documents tied across the cutoff of P@1:
+
+    >>> run = {"q1": {"d1": 0.9, "d2": 0.9, "d4": 0.1}}
+    >>> explanation = rk.explain.query(qrels, run, "q1", "P@1")
+    >>> explanation.tables["ranking"]
+       rank docno  score  judged  grade  tie
+    0     1    d2    0.9    True      0    1
+    1     2    d1    0.9    True      2    1
+    2     3    d4    0.1   False      0    0
+    >>> explanation.tables["ties"]
+       tie ranks  documents  relevant grades  straddles k  pessimistic  optimistic
+    0    1   1-2          2         1   0, 2         True          0.0         1.0
     """
     trec, measures = import_module("rankedu.trec"), import_module("rankedu.measures")
     if not isinstance(measure, str):
         raise TypeError(f"measure must be one measure name (a str), got {type(measure).__name__}")
     (spec,) = measures.parse([measure])
+    if ties == "average":
+        raise ValueError("ties: explain.query shows one order of the tied documents; "
+                         "ties='average' is a mean over all of them (evaluate computes it)")
     frame, lists, ranked = trec._one_query(
         qrels, run, qid, threshold=threshold, max_grade=max_grade,
         single_precision=single_precision, max_grade_needed=spec.measure.uses_max_grade,
+        ties=ties,
     )
     steps = spec.explain(lists)
     value = float(spec.by_query(ranked)[0])
-    return Explanation(f"{spec.name} of query {qid}", value, {**steps.tables, "ranking": frame})
+    tables = {**steps.tables, "ranking": frame}
+    tie = import_module("rankedu.ties").tie_numbers(ranked)
+    if tie.any():
+        frame["tie"] = tie
+        tables["ties"] = _tie_table(spec, ranked, frame)
+    return Explanation(f"{spec.name} of query {qid}", value, tables)
+
+
+def _tie_table(spec, ranked, frame) -> pd.DataFrame:
+    """One row per tie group of one query: where it lies and what its order can change."""
+    ties = import_module("rankedu.ties")
+    rows = []
+    for number, members in frame[frame["tie"] > 0].groupby("tie"):
+        first, last = int(members["rank"].min()), int(members["rank"].max())
+        alone = ties.only_group(ranked, int(members.index[0]))
+        row = {"tie": number, "ranks": f"{first}-{last}", "documents": len(members),
+               "relevant": int(ranked.relevant[members.index].sum()),
+               "grades": ", ".join(str(g) for g in members["grade"])}
+        cutoff = spec.k if spec.measure.name != "Rprec" else int(ranked.n_relevant[0])
+        if cutoff is not None:
+            row["straddles k"] = first <= cutoff < last
+        for order in ("pessimistic", "optimistic"):
+            row[order] = float(spec.by_query(ties.reorder(alone, order))[0])
+        rows.append(row)
+    return pd.DataFrame(rows)

@@ -26,6 +26,7 @@ from importlib import import_module
 
 import numpy as np
 
+from rankedu import ties as _ties
 from rankedu._validation import as_cutoff
 
 # The metric modules (``rankedu.average_precision`` the module, not the function of that name
@@ -77,7 +78,9 @@ class Measure:
     ``cutoff`` is ``"required"`` (``P@k``), ``"optional"`` (``AP`` or ``AP@k``) or ``"none"``
     (``Rprec``). ``function`` is the per-list reference, called with the keyword arguments
     ``arguments(lists, k, **params)`` returns for one query; ``kernel(ranked, k, **params)``
-    computes every query of a :class:`rankedu._ranked.RankedRun` at once.
+    computes every query of a :class:`rankedu._ranked.RankedRun` at once. ``average`` (same
+    arguments) is the exact mean over the orders of tied documents (``evaluate``'s
+    ``ties="average"``, :mod:`rankedu.ties`); None when the measure does not support it.
     """
 
     name: str
@@ -89,6 +92,7 @@ class Measure:
     kernel: Callable
     parameters: tuple[Parameter, ...] = field(default=())
     uses_max_grade: bool = False  # maps grades through ERR's R(g): every grade <= max_grade
+    average: Callable | None = None
 
     @property
     def usage(self) -> str:
@@ -126,26 +130,28 @@ _DEPTH = Parameter("depth", int, _user.CWL_DEPTH, "ranks read, the list zero-pad
 
 MEASURES: dict[str, Measure] = {m.name: m for m in [
     Measure("P", "precision at k: relevant documents in the top k, divided by k", "cutoff",
-            "required", _cutoff.precision_at_k, _k_only, _cutoff._precision_at_k_by_query),
+            "required", _cutoff.precision_at_k, _k_only, _cutoff._precision_at_k_by_query,
+            average=_ties.linear(_cutoff._precision_at_k_by_query)),
     Measure("R", "recall at k: relevant documents in the top k, divided by the relevant judged",
             "cutoff", "required", _cutoff.recall_at_k, _k_and_denominator,
-            _cutoff._recall_at_k_by_query),
+            _cutoff._recall_at_k_by_query, average=_ties.linear(_cutoff._recall_at_k_by_query)),
     Measure("AP", "average precision: sum of P@rank at each relevant rank (in the top k), "
             "divided by all the relevant judged", "average_precision", "optional",
             _ap.average_precision, _k_and_denominator, _ap._average_precision_by_query,
-            parameters=(_JUDGED_ONLY,)),
+            parameters=(_JUDGED_ONLY,), average=_ties.average_precision_average),
     Measure("RR", "reciprocal rank of the first relevant document (in the top k; 0 when none)",
             "reciprocal_rank", "optional", _rr.reciprocal_rank, _k_only,
-            _rr._reciprocal_rank_by_query),
+            _rr._reciprocal_rank_by_query, average=_ties.reciprocal_rank_average),
     Measure("nDCG", "DCG (of the top k) over the DCG of the ideal ranking of every judged "
             "document (cut at k)", "ndcg", "optional", _dcg.ndcg,
             lambda lists, k: {"rels": lists.rels, "k": k, "pool": lists.pool},
-            _dcg._ndcg_by_query, parameters=(_JUDGED_ONLY,)),
+            _dcg._ndcg_by_query, parameters=(_JUDGED_ONLY,),
+            average=_ties.linear(_dcg._ndcg_by_query)),
     Measure("Rprec", "precision at rank R, R the number of relevant judged documents",
             "cutoff", "none", _cutoff.r_precision,
             lambda lists, k: {"rels": lists.rels, "n_relevant": lists.n_relevant,
                               "threshold": lists.threshold},
-            _cutoff._r_precision_by_query),
+            _cutoff._r_precision_by_query, average=_ties.linear(_cutoff._r_precision_by_query)),
     Measure("ERR", "expected reciprocal rank (of the top k), R(g) = (2^g - 1) / 2^max_grade",
             "cascade_err", "optional", _cascade.err,
             lambda lists, k: {"rels": lists.rels, "k": k, "max_grade": lists.max_grade},
@@ -174,7 +180,8 @@ MEASURES: dict[str, Measure] = {m.name: m for m in [
     Measure("Judged", "the share of the top min(k, retrieved) documents that were judged",
             "incomplete_judgments", "required", _incomplete.judged_at_k,
             lambda lists, k: {"judged": _all_judged(lists), "k": k},
-            _incomplete._judged_at_k_by_query),
+            _incomplete._judged_at_k_by_query,
+            average=_ties.linear(_incomplete._judged_at_k_by_query)),
 ]}
 
 
@@ -213,12 +220,24 @@ class ParsedMeasure:
             explanation.tables = {**explanation.tables, **condensing.tables}
         return explanation
 
-    def by_query(self, ranked) -> np.ndarray:
-        """Every query's value at once, from the kernel."""
+    def by_query(self, ranked, ties: str = "trec_eval") -> np.ndarray:
+        """Every query's value at once, from the kernel; with ``ties="average"``, the exact
+        mean over the orders of tied documents (the other orders are ``ranked``'s own)."""
+        kernel = self.measure.kernel
+        if ties == "average":
+            kernel = self.measure.average
+            if kernel is None:
+                supported = ", ".join(m.name for m in MEASURES.values() if m.average)
+                raise ValueError(
+                    f"ties: {self.name} does not support ties='average' (no exact mean over the "
+                    f"orders of tied documents); measures that do: {supported}")
         judged_only, params = self._measure_params()
         if judged_only:
-            ranked = _incomplete._judged_only(ranked)
-        return self.measure.kernel(ranked, self.k, **params)
+            condensed = _incomplete._judged_only(ranked)
+            if ranked.group is not None:  # a tie group keeps its judged documents
+                condensed = replace(condensed, group=ranked.group[ranked.judged])
+            ranked = condensed
+        return kernel(ranked, self.k, **params)
 
 
 _SPELLING = re.compile(r"^([A-Za-z][A-Za-z0-9_]*)(?:\(([^()]*)\))?(?:@(.*))?$")

@@ -47,16 +47,19 @@ from __future__ import annotations
 
 import warnings
 from dataclasses import dataclass
+from typing import NamedTuple
 
 import numpy as np
 import pandas as pd
 
+from rankedu import ties as _ties
 from rankedu._ranked import RankedRun, ranks_within
 from rankedu._validation import as_number, as_threshold, one_of
 from rankedu.measures import QueryLists, parse
 from rankedu.trec_files import _docno_order, _load_pair, _Table, read_qrels, read_run
 
-__all__ = ["QueryMismatchWarning", "evaluate", "ranked_list", "read_qrels", "read_run"]
+__all__ = ["QueryMismatchWarning", "TieInterval", "evaluate", "ranked_list", "read_qrels",
+           "read_run", "tie_interval"]
 
 #: ERR's top grade unless ``max_grade`` is given: gdeval's and ir_measures' default.
 DEFAULT_MAX_GRADE = 4
@@ -152,6 +155,7 @@ def _join(judged: _Table, run: _Table, queries: pd.Index, threshold: float, max_
         score = score.astype(np.float32).astype(np.float64)
     order = _rank_order(query, score, docs, run.docnos)
     query, docs = order.apply(query, within_queries=True), order.apply(docs)
+    group = _ties.tie_groups(query, order.apply(score))
     lines = None
     if lines_needed:
         lines = order.apply(np.arange(len(run_query)) if kept is None else kept)
@@ -196,6 +200,7 @@ def _join(judged: _Table, run: _Table, queries: pd.Index, threshold: float, max_
         ideal_rank=ranks_within(ideal_query, n_queries),
         ideal_gain=qrels_grade[positive][ideal],
         max_grade=max_grade,
+        group=group,
     )
     return _Joined(ranked, lines, grade, found)
 
@@ -235,7 +240,7 @@ def _queries(judged: _Table, run: _Table, missing: str):
 
 
 def evaluate(qrels, run, measures, *, threshold=1, missing="skip", max_grade=None,
-             single_precision=False) -> pd.DataFrame:
+             single_precision=False, ties="trec_eval") -> pd.DataFrame:
     """Evaluate a run against judgments: every measure, for every query, at once.
 
     Follows trec_eval's conventions (see the module docstring): rank by score descending, ties
@@ -268,6 +273,15 @@ def evaluate(qrels, run, measures, *, threshold=1, missing="skip", max_grade=Non
         ERR measure, a qrels grade above it is an error.
     single_precision : bool, default False
         Round scores to float32 before ranking, as pytrec_eval stores them (near-ties then tie).
+    ties : {"trec_eval", "average", "optimistic", "pessimistic"}, default "trec_eval"
+        How documents of one query with equal scores are ordered (:mod:`rankedu.ties`):
+        ``"trec_eval"`` by docno descending; ``"optimistic"`` highest grade first (judged
+        before unjudged among equal grades), ``"pessimistic"`` lowest grade first (unjudged
+        first), each then by docno descending; ``"average"`` the exact mean over every order of
+        the tied documents (McSherry and Najork, 2008), supported by P@k, R@k, Rprec, AP(@k),
+        RR(@k), nDCG(@k) and Judged@k (also with ``judged_only=True``); ERR, RBP, INST and
+        Bpref raise a ValueError. RBP and INST are ranked like every measure, by score and then
+        ``ties`` (cwl-eval reads the file's order instead).
 
     Returns
     -------
@@ -275,14 +289,19 @@ def evaluate(qrels, run, measures, *, threshold=1, missing="skip", max_grade=Non
         Indexed by query id (``qid``, sorted as strings, as trec_eval sorts them), one float
         column per measure, named as given. ``attrs["only_in_run"]`` and
         ``attrs["only_in_qrels"]`` list the queries held by one input only; a
-        :class:`QueryMismatchWarning` names those that were not evaluated.
+        :class:`QueryMismatchWarning` names those that were not evaluated. With
+        ``ties="trec_eval"``, a :class:`rankedu.TieWarning` says when some query's value of
+        some measure differs between the optimistic and the pessimistic orders of its ties
+        (:func:`tie_interval` gives both); it costs a pass over the run, and the two orders are
+        computed only for the queries whose tie groups mix grades.
 
     Raises
     ------
     ValueError
         On an unknown measure, a malformed line (naming the file and line), a document listed
-        twice for one query, a bad option, a grade above ``max_grade`` (with ERR), or when
-        nothing can be evaluated (an empty run, or no query of the run in the qrels).
+        twice for one query, a bad option (``ties`` included), a grade above ``max_grade`` (with
+        ERR), a measure without an exact mean under ``ties="average"``, or when nothing can be
+        evaluated (an empty run, or no query of the run in the qrels).
 
     Notes
     -----
@@ -301,6 +320,9 @@ def evaluate(qrels, run, measures, *, threshold=1, missing="skip", max_grade=Non
       evaluation with ir-measures. ECIR 2022.
     - ``chapelle2009``: Chapelle, O., Metzler, D., Zhang, Y. and Grinspan, P. (2009). Expected
       reciprocal rank for graded relevance. CIKM 2009, 621-630.
+    - ``mcsherry2008``: McSherry, F. and Najork, M. (2008). Computing information retrieval
+      performance measures efficiently in the presence of tied scores. ECIR 2008, 414-421
+      (``ties="average"``).
 
     Examples
     --------
@@ -311,26 +333,147 @@ def evaluate(qrels, run, measures, *, threshold=1, missing="skip", max_grade=Non
          P@2    AP   RR    nDCG   ERR@3
     qid
     q1   0.5  0.25  0.5  0.4796  0.0938
+
+    Two documents tied at the top, one relevant: trec_eval's order puts ``d2`` first, and the
+    mean over both orders is halfway between the bounds.
+
+    >>> run = {"q1": {"d1": 0.9, "d2": 0.9, "d4": 0.1}}
+    >>> {ties: float(rk.evaluate(qrels, run, ["P@1"], ties=ties).loc["q1", "P@1"])
+    ...  for ties in ["optimistic", "average", "pessimistic"]}
+    {'optimistic': 1.0, 'average': 0.5, 'pessimistic': 0.0}
     """
+    specs, ranked, index, attrs = _prepare(qrels, run, measures, threshold, missing, max_grade,
+                                           single_precision, ties)
+    result = _frame(specs, _ties.reorder(ranked, ties), ties, index, attrs)
+    if ties == "trec_eval":
+        _warn_ties(specs, ranked, index)
+    return result
+
+
+def _prepare(qrels, run, measures, threshold, missing, max_grade, single_precision, ties):
+    """Check the options, load and rank the run: (specs, ranked run, query index, attrs)."""
     specs = parse(measures)
     threshold = as_threshold(threshold)
     one_of(missing, "missing", ("skip", "zero"))
+    one_of(ties, "ties", _ties.TIES)
     judged, ranking = _load_pair(qrels, run)
     max_grade = _max_grade(judged, max_grade, any(s.measure.uses_max_grade for s in specs))
     queries, only_in_run, only_in_qrels = _queries(judged, ranking, missing)
     ranked = _join(judged, ranking, queries, threshold, max_grade, single_precision).ranked
-    result = pd.DataFrame({spec.name: spec.by_query(ranked) for spec in specs},
-                          index=pd.Index(queries, name="qid", dtype=str))
-    result.attrs["only_in_run"] = only_in_run
-    result.attrs["only_in_qrels"] = only_in_qrels
+    attrs = {"only_in_run": only_in_run, "only_in_qrels": only_in_qrels}
+    return specs, ranked, pd.Index(queries, name="qid", dtype=str), attrs
+
+
+def _frame(specs, ranked, ties, index, attrs) -> pd.DataFrame:
+    """Every measure of every query of ``ranked`` (already in the ``ties`` order)."""
+    result = pd.DataFrame({spec.name: spec.by_query(ranked, ties) for spec in specs}, index=index)
+    result.attrs.update(attrs)
     return result
 
 
+class TieInterval(NamedTuple):
+    """Every query's values in the pessimistic and in the optimistic order of its ties."""
+
+    pessimistic: pd.DataFrame
+    optimistic: pd.DataFrame
+
+
+def tie_interval(qrels, run, measures, *, threshold=1, missing="skip", max_grade=None,
+                 single_precision=False) -> TieInterval:
+    """The values of every measure with the ties of each query broken both ways.
+
+    The same as ``evaluate(..., ties="pessimistic")`` and ``evaluate(..., ties="optimistic")``,
+    with the run read and ranked once. For the measures that reward a better document ranked
+    higher (all of :data:`rankedu.measures.MEASURES` on the lists the tests generate), every
+    order of the ties, trec_eval's and the mean over all orders included, gives a value between
+    the two; where they are equal, ties do not matter for that query and measure.
+
+    Parameters
+    ----------
+    qrels, run, measures, threshold, missing, max_grade, single_precision
+        As for :func:`evaluate`.
+
+    Returns
+    -------
+    TieInterval
+        A named tuple of two frames shaped as :func:`evaluate`'s, ``pessimistic`` (lowest
+        grade first within each tie) and ``optimistic`` (highest grade first).
+
+    Raises
+    ------
+    ValueError
+        As :func:`evaluate` does.
+
+    Notes
+    -----
+    The chapter :doc:`/book/evaluating_runs` explains ties and trec_eval's order.
+
+    References
+    ----------
+    - ``mcsherry2008``: McSherry, F. and Najork, M. (2008). Computing information retrieval
+      performance measures efficiently in the presence of tied scores. ECIR 2008, 414-421.
+    - ``trec_eval``: Buckley, C. trec_eval, the TREC evaluation program, version 10.0 (its
+      order of tied documents: docno descending).
+
+    Examples
+    --------
+    >>> import rankedu as rk
+    >>> qrels = {"q1": {"d1": 2, "d2": 0, "d3": 1}}
+    >>> run = {"q1": {"d1": 0.9, "d2": 0.9, "d4": 0.1}}
+    >>> low, high = rk.tie_interval(qrels, run, ["P@1", "AP"])
+    >>> low.round(4)
+         P@1      AP
+    qid
+    q1   0.0  0.25
+    >>> high.round(4)
+         P@1   AP
+    qid
+    q1   1.0  0.5
+    """
+    specs, ranked, index, attrs = _prepare(qrels, run, measures, threshold, missing, max_grade,
+                                           single_precision, "trec_eval")
+    return TieInterval(*(_frame(specs, _ties.reorder(ranked, ties), ties, index, attrs)
+                         for ties in ("pessimistic", "optimistic")))
+
+
+def _warn_ties(specs, ranked: RankedRun, index: pd.Index) -> None:
+    """Warn when some query's value of some measure depends on the order of its ties: the two
+    extreme orders are computed only for the queries whose tie groups mix grades."""
+    mixed = _ties.mixed_queries(ranked)
+    if not mixed.any():
+        return
+    some = _ties.subset(ranked, mixed)
+    low, high = (_ties.reorder(some, ties) for ties in ("pessimistic", "optimistic"))
+    qids = index[mixed]
+    pairs, queries, example = 0, np.zeros(len(qids), dtype=bool), None
+    for spec in specs:
+        low_values, high_values = spec.by_query(low), spec.by_query(high)
+        differ = low_values != high_values
+        pairs += int(differ.sum())
+        queries |= differ
+        if example is None and differ.any():
+            at = int(np.flatnonzero(differ)[0])
+            example = (f"{spec.name} of query {qids[at]!r} is {low_values[at]:.4g} in the "
+                       f"pessimistic order and {high_values[at]:.4g} in the optimistic one")
+    if pairs:
+        warnings.warn(
+            f"ties: tied scores make {pairs} value{'s' if pairs > 1 else ''} of "
+            f"{int(queries.sum())} quer{'ies' if queries.sum() > 1 else 'y'} depend on how the "
+            f"ties are broken ({example}); the default, ties='trec_eval', breaks them by docno "
+            f"descending as trec_eval does; ties='optimistic' and 'pessimistic' (or "
+            f"rk.tie_interval) give the two bounds, ties='average' the mean over all orders",
+            _ties.TieWarning,
+            stacklevel=3,
+        )
+
+
 def _one_query(qrels, run, qid, *, threshold=1, max_grade=None, single_precision=False,
-               max_grade_needed=False):
-    """One query ranked as ``evaluate`` ranks it: (its ranked-list frame, its per-list inputs,
-    the joined arrays)."""
+               max_grade_needed=False, ties="trec_eval"):
+    """One query ranked as ``evaluate`` ranks it, its ties in the ``ties`` order (one of
+    "trec_eval", "optimistic", "pessimistic"): (its ranked-list frame, its per-list inputs, the
+    joined arrays)."""
     threshold = as_threshold(threshold)
+    one_of(ties, "ties", ("trec_eval", "optimistic", "pessimistic"))
     judged, ranking = _load_pair(qrels, run)
     max_grade = _max_grade(judged, max_grade, max_grade_needed)
     qid = str(qid)
@@ -340,25 +483,28 @@ def _one_query(qrels, run, qid, *, threshold=1, max_grade=None, single_precision
             raise ValueError(f"qid: query {qid!r} is not in the {name}")
     joined = _join(judged, ranking, pd.Index([qid]), threshold, max_grade, single_precision,
                    lines_needed=True)
-    lines = joined.lines
-    grade = joined.grade
+    lines, grade, found, ranked = joined.lines, joined.grade, joined.judged, joined.ranked
+    order = _ties.tie_order(ranked, ties)
+    if order is not None:
+        lines, grade, found = lines[order], grade[order], found[order]
+        ranked = _ties.reorder(ranked, ties)
     if np.all(grade == np.round(grade)):
         grade = grade.astype(np.int64)
     frame = pd.DataFrame({
-        "rank": joined.ranked.rank,
+        "rank": ranked.rank,
         "docno": np.asarray(ranking.docnos.take(ranking.doc_codes[lines]), dtype=object),
         "score": ranking.values[lines],
-        "judged": joined.judged,
+        "judged": found,
         "grade": grade,
     })
     frame["docno"] = frame["docno"].astype(str)
     pool = judged.values[judged.qid_codes == judged.qids.get_loc(qid)]
     frame.attrs["pool"] = [int(g) if g == round(g) else float(g) for g in pool.tolist()]
-    lists = QueryLists(rels=joined.ranked.gain, pool=np.maximum(pool, 0.0),
-                       n_relevant=int(joined.ranked.n_relevant[0]), threshold=threshold,
-                       max_grade=max_grade, judged=joined.ranked.judged,
-                       n_nonrelevant=int(joined.ranked.n_nonrelevant[0]))
-    return frame, lists, joined.ranked
+    lists = QueryLists(rels=ranked.gain, pool=np.maximum(pool, 0.0),
+                       n_relevant=int(ranked.n_relevant[0]), threshold=threshold,
+                       max_grade=max_grade, judged=ranked.judged,
+                       n_nonrelevant=int(ranked.n_nonrelevant[0]))
+    return frame, lists, ranked
 
 
 def ranked_list(qrels, run, qid, *, single_precision=False) -> pd.DataFrame:

@@ -119,7 +119,10 @@ def test_explain_query_lists_the_ranking_as_trec_eval_orders_it(trec_case):
     ranking = rk.explain.query(trec_case.qrels, trec_case.run, qid, "nDCG@5").tables["ranking"]
     rels, pool, _ = trec_ranking(trec_case.qrels[qid], trec_case.run[qid])
     assert ranking["grade"].tolist() == rels
-    assert list(ranking.columns) == ["rank", "docno", "score", "judged", "grade"]
+    # and, when some scores tie (they do in q7), each document's tie group (0: untied)
+    assert list(ranking.columns) == ["rank", "docno", "score", "judged", "grade", "tie"]
+    tied = ranking["score"].duplicated(keep=False)
+    assert ((ranking["tie"] > 0) == tied).all()
     order = sorted(trec_case.run[qid].items(), key=lambda item: (item[1], item[0]), reverse=True)
     assert ranking["docno"].tolist() == [docno for docno, _ in order]
     assert sorted(ranking.attrs["pool"]) == sorted(pool)
