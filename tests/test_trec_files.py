@@ -1,6 +1,7 @@
 """Tests of rankedu/trec_files.py: reading TREC run and qrels files, and turning paths, frames
 and dicts of dicts into the integer codes ``evaluate`` works on."""
 
+import importlib
 import io
 import os
 import subprocess
@@ -13,15 +14,26 @@ from pathlib import Path
 import numpy as np
 import pandas as pd
 import pytest
-from hypothesis import given
+from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 import rankedu as rk
-from rankedu.trec_files import _docno_order, _load_pair
+from rankedu import _fast_read
+from rankedu.trec_files import RUN_COLUMNS, _docno_order, _integer, _load_pair, _read_file
 
 # trec_eval 10.0's own test files, copied into tests/data/trec_eval with its licence.
 TREC_EVAL_DATA = Path(__file__).resolve().parent / "data" / "trec_eval"
 MEASURES = ["P@1", "P@5", "R@10", "AP", "AP@3", "RR", "nDCG", "nDCG@5", "Rprec", "ERR@3"]
+
+
+@pytest.fixture(autouse=True, params=["arrow", "pandas"])
+def reader(request, monkeypatch):
+    """Every test runs on both readers: pyarrow's fast path (when installed) and pandas alone."""
+    if request.param == "arrow" and not _fast_read.available():
+        pytest.skip("pyarrow is not installed")
+    if request.param == "pandas":
+        monkeypatch.setattr(_fast_read, "pa", None)
+    return request.param
 
 
 def write(tmp_path, name, text):
@@ -350,6 +362,7 @@ def messy_runs(draw):
     return (b"\xef\xbb\xbf" if draw(st.booleans()) else b"") + text.encode("utf-8")
 
 
+@settings(suppress_health_check=[HealthCheck.function_scoped_fixture])
 @given(messy_runs())
 def test_every_file_is_either_read_as_documented_or_rejected_naming_a_line(data):
     with tempfile.TemporaryDirectory() as folder:
@@ -363,6 +376,77 @@ def test_every_file_is_either_read_as_documented_or_rejected_naming_a_line(data)
     expected = reference_run(data)
     assert (expected.groupby("qid")["docno"].nunique() == expected.groupby("qid").size()).all()
     pd.testing.assert_frame_equal(frame, expected)
+
+
+def rows_of(path):
+    """What evaluate reads of a run file: (qid, docno, values) as lists, or the error."""
+    try:
+        rows = _read_file(path, "run")[1]
+    except ValueError as error:
+        return str(error)
+    qid, docno = rows.qid, rows.docno
+    if not isinstance(qid, np.ndarray):
+        qid, docno = _fast_read.strings(qid), _fast_read.strings(docno)
+    return list(qid), list(docno), rows.values.tolist()
+
+
+@st.composite
+def plain_runs(draw):
+    """Single-spaced lines of six fields (the fast reader's form), from the same odd values."""
+    ids = st.sampled_from(IDS)
+    lines = draw(st.lists(st.tuples(ids, ids, st.sampled_from(RANKS), st.sampled_from(SCORES)),
+                          min_size=1, max_size=6))
+    text = "".join(f"{q} Q0 {d} {r} {s} t\n" for q, d, r, s in lines)
+    return text.encode("utf-8")
+
+
+@settings(suppress_health_check=[HealthCheck.function_scoped_fixture])
+@given(st.one_of(messy_runs(), plain_runs()))
+def test_the_fast_reader_reads_what_the_exact_reader_reads_or_declines(reader, data):
+    if reader == "pandas":
+        return  # the comparison itself switches the fast reader off
+    with tempfile.TemporaryDirectory() as folder:
+        path = Path(folder) / "messy.run"
+        path.write_bytes(data)
+        fast = rows_of(path)
+        with pytest.MonkeyPatch.context() as patch:
+            patch.setattr(_fast_read, "pa", None)
+            assert rows_of(path) == fast
+
+
+def test_the_fast_reader_takes_a_plain_file_and_declines_what_it_cannot_read(reader):
+    if reader == "pandas":
+        assert _fast_read.parse(b"q1 Q0 d1 1 0.5 t\n", RUN_COLUMNS, "rank", _integer) is None
+        return
+    qid, docno, values = _fast_read.parse(b"q1 Q0 d1 1 0.5 t\nq1 Q0 d2 2 0.25 t\n",
+                                          RUN_COLUMNS, "rank", _integer)
+    assert qid.to_pylist() == ["q1", "q1"] and docno.to_pylist() == ["d1", "d2"]
+    assert values.tolist() == [0.5, 0.25]
+    for declined in [b"q1 Q0 d1 1 0.5 t x\n", b"q1  Q0 d1 1 0.5 t\n", b"q1 Q0 d1 1 0.5 \n",
+                     b"q1 Q0 d1 0x1 0.5 t\n", b"q1 Q0 d1 1 nan t\n", b"q1 Q0 d1 1 1e999 t\n",
+                     b"q1 Q0 d\xff 1 0.5 t\n", b""]:
+        assert _fast_read.parse(declined, RUN_COLUMNS, "rank", _integer) is None, declined
+
+
+def test_without_pyarrow_the_package_reads_with_pandas_and_gives_the_same_values(
+        tmp_path, trec_case, monkeypatch):
+    qrels_path = write(tmp_path, "qrels.txt", "".join(
+        f"{q} 0 {d} {g}\n" for q, docs in trec_case.qrels.items() for d, g in docs.items()))
+    run_path = write(tmp_path, "run.txt", "".join(
+        f"{q} Q0 {d} {i} {s} tag\n" for q, docs in trec_case.run.items()
+        for i, (d, s) in enumerate(docs.items(), start=1)))
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        expected = rk.evaluate(qrels_path, run_path, MEASURES)
+        monkeypatch.setitem(sys.modules, "pyarrow", None)  # import pyarrow now fails
+        try:
+            importlib.reload(_fast_read)
+            assert not _fast_read.available()
+            got = rk.evaluate(qrels_path, run_path, MEASURES)
+        finally:
+            monkeypatch.undo()
+            importlib.reload(_fast_read)
+    pd.testing.assert_frame_equal(got, expected)
 
 
 # --- codes -------------------------------------------------------------------------------------
