@@ -38,7 +38,6 @@ from __future__ import annotations
 import codecs
 import csv
 import io
-import math
 import os
 import re
 import sys
@@ -49,33 +48,18 @@ import numpy as np
 import pandas as pd
 
 from rankedu import _fast_read
+from rankedu._trec_lines import (
+    KINDS, QRELS_COLUMNS, RUN_COLUMNS, integer, line_of_row, raise_bad_line, skipped_lines,
+)
 from rankedu._validation import as_numbers
 
 __all__ = ["read_qrels", "read_run"]
 
-RUN_COLUMNS = ("qid", "q0", "docno", "rank", "score", "tag")
-QRELS_COLUMNS = ("qid", "iter", "docno", "rel")
-
 #: The name that reads standard input instead of a file (as trec_eval 10 accepts it).
 STDIN = "-"
 
-_KINDS = {
-    # kind: (columns, the column holding the values, the integer column, min fields, max fields)
-    "run": (RUN_COLUMNS, "score", "rank", 6, None),
-    "qrels": (QRELS_COLUMNS, "rel", "rel", 4, 4),
-}
-
-_INT64 = (-(2**63), 2**63 - 1)
-# What an integer field may hold: digits, a sign, and at most a zero fraction ("1.0").
-_INTEGER = re.compile(r"[+-]?([0-9]+)(?:\.0*)?")
-# A decimal number as pandas' C parser reads it (and Python's float does), without Python's
-# extras (underscores, surrounding blanks) that pandas rejects.
-_DECIMAL = re.compile(r"[+-]?(?:[0-9]+\.?[0-9]*|\.[0-9]+)(?:[eE][+-]?[0-9]+)?")
-_NOT_FINITE = re.compile(r"[+-]?(?:inf|infinity|nan)", re.IGNORECASE)
 # A comment line, with the line ending before it (a literal first makes the regex scan fast).
 _COMMENT = re.compile(rb"\n[ \t]*#[^\n]*")
-# A line holding nothing but blanks, from the line ending before it (see _COMMENT).
-_BLANK_LINE = re.compile(rb"\n *(?=\n)")
 # Tab, vertical tab and form feed separate fields as a space does (C's isspace).
 _OTHER_BLANKS = bytes.maketrans(b"\t\v\f", b"   ")
 
@@ -138,9 +122,9 @@ def _read_file(path, kind: str, *, text: bool = False) -> tuple[pd.DataFrame | N
     raw, origin = _read_bytes(path, kind)
     data = _normalise(raw)
     del raw
-    parsed = None if text else _fast_read.parse(data, *_KINDS[kind][:3:2], _integer)
+    parsed = None if text else _fast_read.parse(data, *KINDS[kind][:3:2], integer)
     if parsed is not None:
-        return None, _Rows(*parsed, origin, _skipped_lines(data, len(parsed[2])))
+        return None, _Rows(*parsed, origin, skipped_lines(data, len(parsed[2])))
     # Splitting on one space is much faster than on the regex \s+. Where fields are separated
     # otherwise (two spaces, a space at the start of a line) it leaves an empty field, which
     # _parse catches, and the text is parsed again on \s+.
@@ -149,16 +133,16 @@ def _read_file(path, kind: str, *, text: bool = False) -> tuple[pd.DataFrame | N
         if parsed is not None:
             break
     else:
-        _raise_bad_line(data, kind, origin)
+        raise_bad_line(data, kind, origin)
     frame, rows = parsed
     # Not the text (a 10M-line run is 360 MB): the skipped lines turn a row into its line.
-    rows.origin, rows.skipped = origin, _skipped_lines(data, len(rows.values))
+    rows.origin, rows.skipped = origin, skipped_lines(data, len(rows.values))
     return frame, rows
 
 
 def _parse(data: bytes, kind: str, sep: str, text: bool):
     """(frame or None, rows) read by pandas' C parser, or None if some line does not parse."""
-    columns, value_column, integer_column, _, max_fields = _KINDS[kind]
+    columns, value_column, integer_column, _, max_fields = KINDS[kind]
     # Every field is read as text but the score: pandas' integer parser overflows on big
     # numbers and takes "1e3"; ranks and grades have few distinct values, checked one by one.
     dtypes = {i: np.float64 if name == "score" else object for i, name in enumerate(columns)}
@@ -212,85 +196,12 @@ def _distinct(values: np.ndarray) -> np.ndarray:
 def _integers(field: np.ndarray) -> np.ndarray | None:
     """The integer column as int64, or None if some value is not an integer in int64's range."""
     codes, distinct = pd.factorize(field)
-    converted = [_integer(value) for value in distinct]
+    converted = [integer(value) for value in distinct]
     return None if None in converted else np.array(converted, dtype=np.int64)[codes]
 
 
-def _integer(value: str) -> int | None:
-    """The integer a field holds, or None if it holds none or one outside int64's range."""
-    match = _INTEGER.fullmatch(value)
-    if match is None:
-        return None
-    number = -int(match.group(1)) if value[0] == "-" else int(match.group(1))
-    return number if _INT64[0] <= number <= _INT64[1] else None
-
-
-def _line_problem(fields: list[str], kind: str) -> str | None:
-    """What is wrong with one line's fields, or None."""
-    columns, _, integer_column, min_fields, max_fields = _KINDS[kind]
-    if len(fields) < min_fields or (max_fields and len(fields) > max_fields):
-        expected = f"{min_fields}" if max_fields == min_fields else f"at least {min_fields}"
-        return f"expected {expected} fields ({' '.join(columns)}), got {len(fields)}"
-    what, value = {"rel": "relevance grade", "rank": "rank"}[integer_column], fields[3]
-    if _integer(value) is None:
-        if _INTEGER.fullmatch(value):
-            return f"the {what} {value!r} is outside the 64-bit integer range [-2**63, 2**63 - 1]"
-        return f"the {what} {value!r} is not an integer"
-    if kind == "run":
-        score = fields[4]
-        if not (_DECIMAL.fullmatch(score) or _NOT_FINITE.fullmatch(score)):
-            return f"the score {score!r} is not a number"
-        if not math.isfinite(float(score)):
-            return f"the score {score!r} is not a finite number"
-    return None
-
-
-def _raise_bad_line(data: bytes, kind: str, origin: str):
-    """Scan the text line by line (only after the fast parser failed) and raise at the culprit."""
-    for number, line in enumerate(data.splitlines(), start=1):
-        fields = line.split()  # bytes.split splits on ASCII whitespace only, as pandas does
-        if not fields:
-            continue
-        try:
-            line.decode("utf-8")
-        except UnicodeDecodeError as error:
-            raise ValueError(
-                f"{origin}, line {number}: not UTF-8 text (byte {line[error.start]:#04x} at "
-                f"position {error.start + 1} of the line): {line!r}"
-            ) from None
-        problem = _line_problem([field.decode("utf-8") for field in fields], kind)
-        if problem:
-            raise ValueError(
-                f"{origin}, line {number}: malformed line ({problem}): "
-                f"{line.decode('utf-8').rstrip()!r}"
-            )
-    # The scan accepts what pandas accepts: reaching this line would be a bug.
-    raise ValueError(f"{origin} could not be parsed, though no line of it is malformed")
-
-
-def _skipped_lines(data: bytes, records: int) -> np.ndarray:
-    """The lines (from 1) of the normalised text that hold no record: blanks, or a comment."""
-    if data.count(b"\n") + (not data.endswith(b"\n")) == records:  # none: a fast count
-        return np.zeros(0, dtype=np.int64)
-    skipped = [1] if re.match(rb" *\n", data) else []
-    line, counted = 1, 0
-    for match in _BLANK_LINE.finditer(data):
-        line += data.count(b"\n", counted, match.start() + 1)
-        counted = match.start() + 1
-        skipped.append(line)
-    return np.array(skipped, dtype=np.int64)
-
-
-def _line_of_row(row: int, skipped: np.ndarray) -> int:
-    """The line (from 1) of the file that holds record ``row`` (from 0)."""
-    line = row + 1
-    while (moved := row + 1 + int(np.searchsorted(skipped, line, side="right"))) != line:
-        line = moved
-    return line
-
-
 def _from_frame(frame: pd.DataFrame, kind: str, name: str) -> _Rows:
-    value_column = _KINDS[kind][1]
+    value_column = KINDS[kind][1]
     missing = [c for c in ("qid", "docno", value_column) if c not in frame.columns]
     if missing:
         raise ValueError(f"{name} must have columns 'qid', 'docno' and {value_column!r}; "
@@ -316,7 +227,7 @@ def _from_dict(mapping: Mapping, kind: str, name: str) -> _Rows:
         qids.extend([str(qid)] * len(documents))
         docnos.extend(map(str, documents.keys()))
         values.extend(documents.values())
-    value_column = _KINDS[kind][1]
+    value_column = KINDS[kind][1]
     frame = pd.DataFrame({"qid": qids, "docno": docnos, value_column: values})
     if not len(frame):
         frame[value_column] = frame[value_column].astype(float)
@@ -383,7 +294,7 @@ def _check_unique(table: _Table, skipped: np.ndarray | None) -> None:
         where = table.origin
         if skipped is not None:
             second = int(np.flatnonzero(again)[np.flatnonzero(keys == ordered[repeated[0]])[1]])
-            where += f", line {_line_of_row(second, skipped)}"
+            where += f", line {line_of_row(second, skipped)}"
         raise ValueError(f"{where}: document {docno!r} is listed twice for query {qid!r}")
 
 
