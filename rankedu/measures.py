@@ -80,7 +80,7 @@ class Measure:
     ``arguments(lists, k, **params)`` returns for one query; ``kernel(ranked, k, **params)``
     computes every query of a :class:`rankedu._ranked.RankedRun` at once. ``average`` (same
     arguments) is the exact mean over the orders of tied documents (``evaluate``'s
-    ``ties="average"``, :mod:`rankedu.ties`); None when the measure does not support it.
+    ``ties="average"``, ``rankedu.ties``); None when the measure does not support it.
     """
 
     name: str

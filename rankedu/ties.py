@@ -17,8 +17,11 @@ order, yet every measure but a few reads one. ``evaluate(..., ties=...)`` names 
   Judged@k) has as its mean the value on the list where each document's relevance, gain and
   judged flag are replaced by their mean over its group (linearity of expectation). AP(@k) and
   RR(@k) have closed forms per group, below. ERR, RBP, INST and Bpref are not supported (a
-  ``ValueError`` says so): ERR's and INST's weights depend on the gains above, Bpref caps a
-  count, and RBP's gains must stay in [0, 1] unmapped, which averaging would hide.
+  ``ValueError`` says so): ERR's and INST's weights depend on the gains above a rank, and
+  Bpref caps a count, so neither linearity nor these closed forms give their mean. RBP is
+  linear, but its kernel's check that every grade is at most 1 reads the gains the kernel is
+  given, and a tie group's mean could hide a grade above 1; it is left out rather than checked
+  twice.
 
 With AP(judged_only=True) or nDCG(judged_only=True), the unjudged documents are removed first:
 a uniform order of a tie group leaves its judged documents in a uniform order, so the mean over

@@ -9,6 +9,9 @@ flag it mirrors). They are exactly where evaluation tools disagree, so they are 
   double precision, as trec_eval 10 reads them. pytrec_eval (0.5) stores them in single
   precision, so scores that differ only beyond float32's 7 digits tie there and are broken by
   docno; ``single_precision=True`` reproduces that.
+  ``ties=`` makes the order of tied documents a choice (``rankedu.ties``): trec_eval's,
+  the optimistic or the pessimistic order, or the exact mean over every order; a
+  ``rk.TieWarning`` says when trec_eval's docno order decides a value.
 - **Relevance.** A document is relevant when its grade is ``>= threshold`` (default 1;
   trec_eval ``-l``). Documents the qrels do not judge are non-relevant with gain 0. Negative
   grades are non-relevant with gain 0 too, and stay out of the ideal ranking: trec_eval reads a
@@ -274,7 +277,7 @@ def evaluate(qrels, run, measures, *, threshold=1, missing="skip", max_grade=Non
     single_precision : bool, default False
         Round scores to float32 before ranking, as pytrec_eval stores them (near-ties then tie).
     ties : {"trec_eval", "average", "optimistic", "pessimistic"}, default "trec_eval"
-        How documents of one query with equal scores are ordered (:mod:`rankedu.ties`):
+        How documents of one query with equal scores are ordered (``rankedu.ties``):
         ``"trec_eval"`` by docno descending; ``"optimistic"`` highest grade first (judged
         before unjudged among equal grades), ``"pessimistic"`` lowest grade first (unjudged
         first), each then by docno descending; ``"average"`` the exact mean over every order of
@@ -290,9 +293,9 @@ def evaluate(qrels, run, measures, *, threshold=1, missing="skip", max_grade=Non
         column per measure, named as given. ``attrs["only_in_run"]`` and
         ``attrs["only_in_qrels"]`` list the queries held by one input only; a
         :class:`QueryMismatchWarning` names those that were not evaluated. With
-        ``ties="trec_eval"``, a :class:`rankedu.TieWarning` says when some query's value of
+        ``ties="trec_eval"``, a ``rk.TieWarning`` says when some query's value of
         some measure differs between the optimistic and the pessimistic orders of its ties
-        (:func:`tie_interval` gives both); it costs a pass over the run, and the two orders are
+        (``rk.tie_interval`` gives both); it costs a pass over the run, and the two orders are
         computed only for the queries whose tie groups mix grades.
 
     Raises
