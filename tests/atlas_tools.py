@@ -1,0 +1,546 @@
+"""The disagreement atlas: every tool on every case of ``tests/data/atlas``, and why they differ.
+
+``tests/test_atlas.py`` and the appendix ``book/atlas.ipynb`` both import this module (the
+chapter through a ``sys.path`` entry): it is project tooling, not rankedu's API. The tools are
+imported when a matrix is computed, never at import time, and nothing is cached between runs,
+so a new version of a tool is seen on the next run.
+
+Each tool reads the case's two files the way its users feed it: with its own reader where it
+has one (pytrec_eval's ``parse_qrel``/``parse_run``, ir_measures' ``read_trec_*``, ranx's
+``from_file``, trectools' ``TrecRun``/``TrecQrel``, rankedu's paths); scikit-learn has none, so
+it gets, per query, the run's documents with their qrels grades (0 when unjudged). A cell is
+the tool's mean over the queries it returns, as its users read it; a tool that raises gives
+``"error: <message>"``; a measure a tool does not offer is left empty (``None``).
+"""
+
+from __future__ import annotations
+
+import contextlib
+import itertools
+import io
+import math
+import warnings
+from dataclasses import dataclass
+from importlib.metadata import version
+from pathlib import Path
+
+import numpy as np
+import pandas as pd
+
+import rankedu as rk
+
+DATA = Path(__file__).resolve().parent / "data" / "atlas"
+
+MEASURES = ["P@k", "R@k", "AP", "RR", "nDCG", "nDCG@k", "ERR@k"]
+TIES = ["trec_eval", "average", "optimistic", "pessimistic"]
+
+
+@dataclass(frozen=True)
+class Case:
+    name: str
+    k: int
+    threshold: int
+    about: str
+
+    @property
+    def qrels(self) -> Path:
+        return DATA / f"{self.name}.qrels"
+
+    @property
+    def run(self) -> Path:
+        return DATA / f"{self.name}.run"
+
+
+CASES = [
+    Case("tied_cutoff", 2, 1, "two tied documents straddle the cutoff k = 2"),
+    Case("constant_scorer", 2, 1, "every document has the same score"),
+    Case("duplicate_docnos", 2, 1, "the run lists one document twice"),
+    Case("missing_queries", 2, 1, "query 2 is judged but not in the run; 3 and 4 are in the run but not judged"),
+    Case("no_relevant", 2, 1, "query 2's judgments hold no relevant document"),
+    Case("negative_grades", 2, 1, "a document graded -1"),
+    Case("grades_above_4", 2, 1, "a document graded 5"),
+    Case("unjudged", 2, 1, "the run retrieves documents the qrels do not judge"),
+    Case("k_larger", 10, 1, "k = 10 on a list of 3 documents"),
+    Case("relevance_level", 2, 2, "relevant means grade >= 2 (trec_eval -l 2)"),
+    Case("single_precision", 2, 1, "two scores that differ only beyond float32's precision"),
+]
+
+#: The package each tool is, for its version.
+PACKAGES = {
+    "trec_eval": "pytrec_eval-terrier",
+    "gdeval": "ir-measures",
+    "cwl_eval": "ir-measures",
+    "ranx": "ranx",
+    "trectools": "trectools",
+    "scikit-learn": "scikit-learn",
+    "rankedu": "rankedu",
+}
+
+
+def versions() -> dict:
+    """Each tool's package and installed version (gdeval and cwl_eval run inside ir_measures;
+    cwl_eval's own package is cwl-eval)."""
+    shown = {tool: f"{package} {version(package)}" for tool, package in PACKAGES.items()}
+    shown["cwl_eval"] += f" (cwl-eval {version('cwl-eval')})"
+    return shown
+
+
+def _error(exc: BaseException) -> str:
+    message = str(exc).strip().splitlines()[0] if str(exc).strip() else type(exc).__name__
+    return f"error: {type(exc).__name__}: {message[:70]}"
+
+
+def _mean(values) -> float | str:
+    values = list(values)
+    return float(np.mean(values)) if values else "error: no query evaluated"
+
+
+def _with_k(measure: str, k: int) -> str:
+    return measure.replace("@k", f"@{k}")
+
+
+# --- the tools -------------------------------------------------------------------------------
+
+def _trec_eval(case: Case) -> dict:
+    import pytrec_eval
+
+    names = {"P@k": f"P_{case.k}", "R@k": f"recall_{case.k}", "AP": "map", "RR": "recip_rank",
+             "nDCG": "ndcg", "nDCG@k": f"ndcg_cut_{case.k}"}
+    with open(case.qrels) as qrels_file, open(case.run) as run_file:
+        qrels, run = pytrec_eval.parse_qrel(qrels_file), pytrec_eval.parse_run(run_file)
+    requested = {"P.%d" % case.k, "recall.%d" % case.k, "map", "recip_rank", "ndcg",
+                 "ndcg_cut.%d" % case.k}
+    result = pytrec_eval.RelevanceEvaluator(qrels, requested,
+                                            relevance_level=case.threshold).evaluate(run)
+    return {m: _mean(q[name] for q in result.values()) for m, name in names.items()}
+
+
+def _ir_measures(case: Case, measures: dict, provider_name: str) -> dict:
+    import ir_measures
+
+    provider = getattr(ir_measures, provider_name)
+    parsed = {m: ir_measures.parse_measure(name) for m, name in measures.items()}
+    try:
+        # gdeval prints its own messages; keep them out of the chapter.
+        with contextlib.redirect_stderr(io.StringIO()), contextlib.redirect_stdout(io.StringIO()):
+            qrels = list(ir_measures.read_trec_qrels(str(case.qrels)))
+            run = list(ir_measures.read_trec_run(str(case.run)))
+            values = provider.calc_aggregate(list(parsed.values()), qrels, run)
+    except Exception as exc:  # noqa: BLE001 - an error is the cell's value
+        return dict.fromkeys(measures, _error(exc))
+    return {m: float(values[p]) if p in values else math.nan for m, p in parsed.items()}
+
+
+def _gdeval(case: Case) -> dict:
+    return _ir_measures(case, {"nDCG@k": f"nDCG(dcg='exp-log2')@{case.k}",
+                               "ERR@k": f"ERR@{case.k}"}, "gdeval")
+
+
+def _cwl_eval(case: Case) -> dict:
+    t = case.threshold
+    return _ir_measures(case, {"P@k": f"P(rel={t})@{case.k}", "AP": f"AP(rel={t})",
+                               "RR": f"RR(rel={t})"}, "cwl_eval")
+
+
+def _ranx(case: Case) -> dict:
+    from ranx import Qrels, Run, evaluate
+
+    names = {"P@k": f"precision@{case.k}", "R@k": f"recall@{case.k}", "AP": "map",
+             "RR": "mrr", "nDCG": "ndcg", "nDCG@k": f"ndcg@{case.k}"}
+    if case.threshold != 1:
+        names = {m: f"{name}-l{case.threshold}" for m, name in names.items()}
+    try:
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore")
+            qrels = Qrels.from_file(str(case.qrels), kind="trec")
+            run = Run.from_file(str(case.run), kind="trec")
+            values = evaluate(qrels, run, list(names.values()))
+    except Exception as exc:  # noqa: BLE001
+        return dict.fromkeys(names, _error(exc))
+    return {m: float(values[name]) for m, name in names.items()}
+
+
+def _trectools(case: Case) -> dict:
+    from trectools import TrecEval, TrecQrel, TrecRun
+
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")  # pandas' deprecation of trectools' inplace sort
+        evaluation = TrecEval(TrecRun(str(case.run)), TrecQrel(str(case.qrels)))
+    calls = {"P@k": lambda: evaluation.get_precision(depth=case.k),
+             "R@k": lambda: evaluation.get_recall(depth=case.k),
+             "AP": lambda: evaluation.get_map(),
+             "RR": lambda: evaluation.get_reciprocal_rank(),
+             "nDCG": lambda: evaluation.get_ndcg(),
+             "nDCG@k": lambda: evaluation.get_ndcg(depth=case.k)}
+    values = {}
+    for m, call in calls.items():
+        try:
+            with warnings.catch_warnings():
+                warnings.simplefilter("ignore")
+                values[m] = float(call())
+        except Exception as exc:  # noqa: BLE001
+            values[m] = _error(exc)
+    return values
+
+
+def _lines(path: Path) -> pd.DataFrame:
+    rows = [line.split() for line in path.read_text().splitlines() if line.strip()]
+    return pd.DataFrame(rows)
+
+
+def _scikit_learn(case: Case) -> dict:
+    from sklearn.metrics import average_precision_score, ndcg_score
+
+    qrels = _lines(case.qrels)
+    grades = {(q, d): float(g) for q, d, g in zip(qrels[0], qrels[2], qrels[3])}
+    run = _lines(case.run)
+    calls = {"AP": lambda y, s: average_precision_score(y >= case.threshold, s),
+             "nDCG": lambda y, s: ndcg_score([y], [s]),
+             "nDCG@k": lambda y, s: ndcg_score([y], [s], k=case.k)}
+    values = {}
+    for m, call in calls.items():
+        per_query = []
+        try:
+            with warnings.catch_warnings():
+                warnings.simplefilter("ignore")
+                for qid, group in run.groupby(0, sort=True):
+                    if qid in set(qrels[0]):
+                        y = np.array([grades.get((qid, d), 0.0) for d in group[2]])
+                        per_query.append(call(y, group[4].astype(float).to_numpy()))
+            values[m] = _mean(per_query)
+        except Exception as exc:  # noqa: BLE001
+            values[m] = _error(exc)
+    return values
+
+
+def _rankedu(case: Case, ties: str) -> dict:
+    from rankedu.measures import parse
+
+    values = {}
+    for m in MEASURES:
+        name = _with_k(m, case.k)
+        (spec,) = parse([name])
+        if ties == "average" and getattr(spec.measure, "average", True) is None:
+            values[m] = None  # no exact mean over the orders of the ties: not offered
+            continue
+        try:
+            with warnings.catch_warnings():
+                warnings.simplefilter("ignore")
+                options = {"ties": ties} if _has_ties() else {}
+                result = rk.evaluate(str(case.qrels), str(case.run), [name],
+                                     threshold=case.threshold, **options)
+            values[m] = float(result[name].mean())
+        except ValueError as exc:
+            values[m] = _error(exc)
+    return values
+
+
+def _has_ties() -> bool:
+    import inspect
+
+    return "ties" in inspect.signature(rk.evaluate).parameters
+
+
+def tools() -> dict:
+    """The tools of the atlas, name -> function of a case returning {measure: cell}."""
+    found = {"trec_eval": _trec_eval, "gdeval": _gdeval, "cwl_eval": _cwl_eval, "ranx": _ranx,
+             "trectools": _trectools, "scikit-learn": _scikit_learn}
+    for ties in TIES if _has_ties() else ["trec_eval"]:
+        found[f"rankedu ({ties})"] = lambda case, ties=ties: _rankedu(case, ties)
+    return found
+
+
+def _guarded(run, case: Case) -> dict:
+    try:
+        return run(case)
+    except Exception as exc:  # noqa: BLE001 - a tool that refuses the files: every cell says so
+        return dict.fromkeys(MEASURES, _error(exc))
+
+
+def matrix() -> pd.DataFrame:
+    """Every cell: rows (case, measure), one column per tool; None where a tool lacks it."""
+    rows = {}
+    for case in CASES:
+        by_tool = {name: _guarded(run, case) for name, run in tools().items()}
+        for m in MEASURES:
+            rows[(case.name, m)] = {name: values.get(m) for name, values in by_tool.items()}
+    index = pd.MultiIndex.from_tuples(rows, names=["case", "measure"])
+    return pd.DataFrame(list(rows.values()), index=index, dtype=object)
+
+
+def offered(cell) -> bool:
+    """Whether a cell holds a value or an error (not a measure the tool lacks; pandas may
+    show a lacking measure as NaN)."""
+    return cell is not None and not (isinstance(cell, float) and math.isnan(cell))
+
+
+# --- conventions: each difference, reproduced with rankedu by changing one convention --------
+
+#: evaluate's conventions (trec_eval's), the emulator's defaults.
+DEFAULTS = {"order": "trec_eval", "duplicates": "error", "single_precision": False,
+            "gain": "linear", "ideal": "judgments", "ap_denominator": "judgments",
+            "queries": "both", "threshold": "applied to binary measures",
+            "max_grade": 4, "negative": "gain 0"}
+
+
+@dataclass(frozen=True)
+class Convention:
+    key: str
+    name: str
+    ours: str
+    theirs: str
+    change: dict
+    section: str  # a MyST link to the book's section that explains it
+
+
+CONVENTIONS = [
+    Convention("ties-file", "tie order", "score, then docno descending",
+               "score, then the order of the file's lines", {"order": "file"},
+               "{doc}`user_models`, *Documents in file order*; {doc}`evaluating_runs`, *Tied scores*"),
+    Convention("ties-docno-ascending", "tie order", "score, then docno descending",
+               "score, then docno ascending", {"order": "docno ascending"},
+               "{doc}`evaluating_runs`, *Tied scores*"),
+    Convention("ties-average", "tie order", "score, then docno descending",
+               "the mean over every order of the tied documents", {"order": "average"},
+               "{doc}`evaluating_runs`, *Tied scores*"),
+    Convention("ties-threshold", "tie order", "score, then docno descending",
+               "tied documents are one threshold: each relevant one gets the precision at the "
+               "end of its tie", {"order": "one threshold"},
+               "{doc}`evaluating_runs`, *Tied scores*"),
+    Convention("ties-optimistic", "tie order", "score, then docno descending",
+               "relevant documents first within a tie", {"order": "optimistic"},
+               "{doc}`evaluating_runs`, *Tied scores*"),
+    Convention("ties-pessimistic", "tie order", "score, then docno descending",
+               "relevant documents last within a tie", {"order": "pessimistic"},
+               "{doc}`evaluating_runs`, *Tied scores*"),
+    Convention("float32", "score precision", "double precision",
+               "single precision: scores equal in float32 tie", {"single_precision": True},
+               "{doc}`evaluating_runs`, *Scores in single precision*"),
+    Convention("duplicates-all", "duplicate docnos", "an error",
+               "every line counts, the document twice", {"duplicates": "all"},
+               "{ref}`atlas-duplicates`"),
+    Convention("duplicates-one", "duplicate docnos", "an error",
+               "one line kept (the last one read)", {"duplicates": "last"},
+               "{ref}`atlas-duplicates`"),
+    Convention("gain-exponential", "gain", "the grade g", "2^g - 1", {"gain": "exponential"},
+               "{doc}`evaluating_runs`, *Linear or exponential gain*"),
+    Convention("ideal-candidates", "ideal list", "every judged document of the query",
+               "the retrieved documents only", {"ideal": "candidates"},
+               "{doc}`evaluating_runs`, *The ideal ranking: from the judgments or from the candidates*"),
+    Convention("ap-retrieved", "AP denominator", "relevant documents in the qrels",
+               "relevant documents retrieved", {"ap_denominator": "retrieved"},
+               "{doc}`evaluating_runs`, *AP's denominator*"),
+    Convention("queries-qrels", "which queries are averaged", "queries in both files",
+               "every judged query, 0 when the run lacks it (trec_eval -c)",
+               {"queries": "qrels"}, "{doc}`evaluating_runs`, *Queries missing from the run*"),
+    Convention("queries-run", "which queries are averaged", "queries in both files",
+               "every query of the run, 0 when not judged", {"queries": "run"},
+               "{doc}`evaluating_runs`, *Queries missing from the run*"),
+    Convention("queries-refused", "which queries are averaged", "queries in both files",
+               "an error unless both files hold the same queries", {"queries": "same or error"},
+               "{doc}`evaluating_runs`, *Queries missing from the run*"),
+    Convention("threshold-ignored", "relevance level", "-l applies to the binary measures",
+               "no relevance level: every grade above 0 is relevant",
+               {"threshold": "ignored"},
+               "{doc}`evaluating_runs`, *Relevance thresholds and graded nDCG*"),
+    Convention("threshold-grades", "relevance level", "-l applies to the binary measures",
+               "-l applies to nDCG too: grades below it count 0",
+               {"threshold": "applied to grades"},
+               "{doc}`evaluating_runs`, *Relevance thresholds and graded nDCG*"),
+    Convention("negative-refused", "negative grades", "gain 0, non-relevant",
+               "an error", {"negative": "error"}, "{ref}`sec-ndcg-limits`"),
+    Convention("max-grade-error", "grades above 4", "an error for ERR only",
+               "an error for every measure (gdeval's MAX_JUDGMENT = 4)", {"max_grade": "file"},
+               "{doc}`evaluating_runs`, *ERR's top grade*"),
+]
+BY_KEY = {c.key: c for c in CONVENTIONS}
+
+#: Where each tool departs from trec_eval, as far as the atlas shows: the conventions tried for it.
+TOOL_CONVENTIONS = {
+    "trec_eval": ["float32"],
+    "gdeval": ["gain-exponential", "max-grade-error", "duplicates-all",
+               "duplicates-one", "queries-qrels", "queries-run"],
+    "cwl_eval": ["ties-file", "duplicates-all", "ap-retrieved", "queries-qrels", "queries-run"],
+    "ranx": ["ties-file", "duplicates-one", "queries-refused", "threshold-grades"],
+    "trectools": ["ties-docno-ascending", "queries-run", "threshold-ignored"],
+    "scikit-learn": ["ties-average", "ties-threshold", "duplicates-all", "ideal-candidates", "ap-retrieved",
+                     "negative-refused"],
+    "rankedu (average)": ["ties-average"],
+    "rankedu (optimistic)": ["ties-optimistic"],
+    "rankedu (pessimistic)": ["ties-pessimistic"],
+}
+
+
+def _read(case: Case, single_precision: bool):
+    grades = {}
+    for line in case.qrels.read_text().split("\n"):
+        if line.strip():
+            qid, _, docno, grade = line.split()
+            grades.setdefault(qid, {})[docno] = int(grade)
+    lines = []
+    for line in case.run.read_text().split("\n"):
+        if line.strip():
+            qid, _, docno, _, score, _ = line.split()
+            value = float(np.float32(score)) if single_precision else float(score)
+            lines.append((qid, docno, value))
+    return grades, lines
+
+
+def _ranked(lines, order: str, grades: dict, threshold: float) -> list:
+    """One query's lines ranked: by score descending, ties as ``order`` says."""
+    if order == "file":
+        return sorted(lines, key=lambda line: -line[2])  # sorted() is stable
+    if order in ("optimistic", "pessimistic"):
+        sign = -1 if order == "optimistic" else 1
+        return sorted(lines, key=lambda line: (-line[2],
+                                               sign * (grades.get(line[1], 0) >= threshold)))
+    by_docno = sorted(lines, key=lambda line: line[1], reverse=order != "docno ascending")
+    return sorted(by_docno, key=lambda line: -line[2])
+
+
+def _orders(lines, order: str, grades: dict, threshold: float) -> list:
+    """The rankings to average over: one, or for ``"average"`` every order of every group of
+    tied scores (brute force, independent of rankedu's exact formulas; the cases are tiny)."""
+    if order != "average":
+        return [_ranked(lines, order, grades, threshold)]
+    groups = {}
+    for line in sorted(lines, key=lambda line: -line[2]):
+        groups.setdefault(line[2], []).append(line)
+    rankings = [[]]
+    for group in groups.values():
+        rankings = [ranking + list(p) for ranking in rankings
+                    for p in itertools.permutations(group)]
+    return rankings
+
+
+def _tie_ends(ranked) -> list:
+    """For each rank, the last rank (from 1) holding the same score."""
+    scores = [score for _, _, score in ranked]
+    return [max(j for j in range(len(scores)) if scores[j] == s) + 1 for s in scores]
+
+
+def _value(measure: str, k: int, rels, pool, threshold, conventions, tie_ends=()) -> float:
+    n_relevant = sum(g >= threshold for g in pool)
+    if measure == "P@k":
+        return rk.precision_at_k(rels, k, threshold=threshold)
+    if measure == "R@k":
+        return rk.recall_at_k(rels, k, n_relevant=n_relevant, threshold=threshold)
+    if measure == "AP":
+        retrieved = conventions["ap_denominator"] == "retrieved"
+        if conventions["order"] == "one threshold":
+            # The precision at the end of each relevant document's tie, summed, over R.
+            precisions = [rk.precision_at_k(rels, end, threshold=threshold)
+                          for rel, end in zip(rels, tie_ends) if rel >= threshold]
+            denominator = len(precisions) if retrieved else n_relevant
+            return sum(precisions) / denominator if denominator else 0.0
+        return rk.average_precision(rels, n_relevant=None if retrieved else n_relevant,
+                                    threshold=threshold)
+    if measure == "RR":
+        return rk.reciprocal_rank(rels, threshold=threshold)
+    ideal = rels if conventions["ideal"] == "candidates" else pool
+    if measure in ("nDCG", "nDCG@k"):
+        if measure == "nDCG@k":  # the same value; the ranks past k cannot matter
+            return rk.ndcg(rels[:k], k, pool=ideal, gain=conventions["gain"])
+        return rk.ndcg(rels, pool=ideal, gain=conventions["gain"])
+    return rk.err(rels, k, max_grade=4)
+
+
+def emulate(case: Case, measure: str, **changes) -> float | str:
+    """rankedu's value of ``measure`` on ``case`` under evaluate's conventions but ``changes``.
+
+    Built from the per-list functions (not from ``evaluate``), so that with no change it is a
+    second computation of evaluate's number; each change is one convention of
+    :data:`CONVENTIONS`.
+    """
+    conventions = {**DEFAULTS, **changes}
+    grades, lines = _read(case, conventions["single_precision"])
+    threshold = case.threshold
+    if conventions["threshold"] == "ignored":
+        threshold = 1
+    all_grades = [g for by_doc in grades.values() for g in by_doc.values()]
+    if conventions["max_grade"] == "file" and max(all_grades) > 4:
+        return "error"
+    if conventions["negative"] == "error" and min(all_grades) < 0:
+        return "error"
+    if measure == "ERR@k" and max(all_grades) > 4:
+        return "error"
+    by_query = {}
+    for qid, docno, score in lines:
+        by_query.setdefault(qid, []).append((qid, docno, score))
+    for qid, query_lines in by_query.items():
+        docnos = [docno for _, docno, _ in query_lines]
+        if len(set(docnos)) < len(docnos):
+            if conventions["duplicates"] == "error":
+                return "error"
+            if conventions["duplicates"] == "last":
+                kept = {docno: line for line in query_lines for docno in [line[1]]}
+                by_query[qid] = list(kept.values())
+    if conventions["queries"] == "same or error" and set(by_query) != set(grades):
+        return "error"
+    queries = {"qrels": sorted(grades), "run": sorted(by_query)}.get(
+        conventions["queries"], sorted(set(by_query) & set(grades)))
+    values = []
+    for qid in queries:
+        judged = grades.get(qid, {})
+        pool = [max(g, 0) for g in judged.values()]
+        if conventions["threshold"] == "applied to grades" and measure.startswith("nDCG"):
+            pool = [g if g >= threshold else 0 for g in pool]
+        orders = _orders(by_query.get(qid, []), conventions["order"], judged, threshold)
+        per_order = []
+        for ranked in orders:
+            rels = [max(judged.get(docno, 0), 0) for _, docno, _ in ranked]
+            if conventions["threshold"] == "applied to grades" and measure.startswith("nDCG"):
+                rels = [g if g >= threshold else 0 for g in rels]
+            try:
+                per_order.append(_value(measure, case.k, rels, pool, threshold, conventions,
+                                        _tie_ends(ranked)))
+            except ValueError:  # a document counted twice: more relevant than the qrels hold
+                return "error"
+        values.append(sum(per_order) / len(per_order))
+    return _mean(values)
+
+
+#: How far apart two equal numbers may print: gdeval prints each query's value with 5
+#: decimals (its printf "%.5f"), and ir_measures averages those.
+TOLERANCE = {"gdeval": 0.5e-5}
+
+
+def _same(a, b, tolerance: float = 1e-9) -> bool:
+    """Equal cells: both errors, or numbers within ``tolerance``."""
+    if isinstance(a, str) or isinstance(b, str):
+        return isinstance(a, str) and isinstance(b, str)
+    return math.isclose(a, b, rel_tol=0, abs_tol=tolerance) or (math.isnan(a) and math.isnan(b))
+
+
+REFERENCE = "rankedu (trec_eval)"
+
+
+def _candidates(keys: list) -> list:
+    """One convention at a time first, then pairs of conventions that change different things."""
+    pairs = [(a, b) for i, a in enumerate(keys) for b in keys[i + 1:]
+             if not set(BY_KEY[a].change) & set(BY_KEY[b].change)]
+    return [(key,) for key in keys] + pairs
+
+
+def classify(cells: pd.DataFrame) -> pd.DataFrame:
+    """One row per cell where a tool differs from rankedu's default (trec_eval's conventions):
+    the tool's value, rankedu's, and the convention that reproduces the tool's value (``None``
+    when none of the tool's known conventions does: an unexplained difference)."""
+    rows = []
+    for (case_name, measure), row in cells.iterrows():
+        case = next(c for c in CASES if c.name == case_name)
+        ours = row[REFERENCE]
+        for tool, theirs in row.items():
+            tolerance = TOLERANCE.get(tool, 1e-9)
+            if tool == REFERENCE or not offered(theirs) or _same(theirs, ours, tolerance):
+                continue
+            found = None
+            for keys in _candidates(TOOL_CONVENTIONS.get(tool, [])):
+                changes = {k: v for key in keys for k, v in BY_KEY[key].change.items()}
+                if _same(theirs, emulate(case, measure, **changes), tolerance):
+                    found = " + ".join(keys)
+                    break
+            rows.append({"case": case_name, "measure": measure, "tool": tool,
+                         "tool's value": theirs, "rankedu": ours, "convention": found})
+    return pd.DataFrame(rows, columns=["case", "measure", "tool", "tool's value", "rankedu",
+                                       "convention"])
