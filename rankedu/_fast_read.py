@@ -43,7 +43,7 @@ def parse(data: bytes, columns: tuple[str, ...], integer_column: str, integer):
     if pa is None or not data:
         return None
     types = {name: _REPEATED for name in columns}
-    types["docno"] = pa.string()
+    types["docno"] = types[integer_column] = pa.string()
     if "score" in columns:
         types["score"] = pa.float64()
     try:
@@ -64,39 +64,157 @@ def parse(data: bytes, columns: tuple[str, ...], integer_column: str, integer):
     # One space between fields leaves no empty field; anything else (two spaces, a blank at
     # either end of a line) leaves one, and only the exact reader knows what the line means.
     for name in columns:
-        if name == "score":
-            continue
-        if name == "docno":
-            texts = table.column(name)
-        else:
-            texts = pa.chunked_array([chunk.dictionary for chunk in table.column(name).chunks])
-        if pc.min(pc.binary_length(texts)).as_py() == 0:
+        texts = table.column(name)
+        if texts.type == _REPEATED:
+            texts = pa.chunked_array([chunk.dictionary for chunk in texts.chunks], pa.string())
+        if name != "score" and pc.min(pc.binary_length(texts)).as_py() == 0:
             return None
-    # Ranks and grades have few distinct texts: each is checked as the exact reader checks it.
-    codes, texts = _encode([table.column(integer_column)])
-    converted = [integer(text) for text in texts.to_pylist()]
-    if None in converted:
-        return None
+    numbers = table.column(integer_column)
+    if pc.all(pc.ascii_is_decimal(numbers)).as_py() and pc.max(
+            pc.binary_length(numbers)).as_py() <= 18:  # plain digits: an int64, as Arrow reads it
+        integers = numbers.cast(pa.int64()).to_numpy() if "score" not in columns else None
+    else:  # few distinct texts (a sign, "1.0"...): each checked as the exact reader checks it
+        codes, texts = _encode([numbers])
+        converted = [integer(text) for text in texts.to_pylist()]
+        if None in converted:
+            return None
+        integers = np.array(converted, dtype=np.int64)[codes]
     if "score" in columns:
         values = table.column("score").to_numpy()
         if not np.isfinite(values).all():
             return None
     else:
-        values = np.array(converted, dtype=np.int64)[codes].astype(np.float64)
+        values = integers.astype(np.float64)
     return table.column("qid"), table.column("docno"), values
 
 
-def codes(inputs) -> tuple[np.ndarray, pd.Index, np.ndarray, pd.Index]:
-    """``(qid_codes, qids, doc_codes, docnos)`` for rows from :func:`parse`: one vocabulary of
-    query ids (sorted as strings) and one of docnos (first seen first, kept in Arrow)."""
+def codes(inputs) -> tuple:
+    """``(qid_codes, qids, doc_codes, docnos, twice)`` for rows from :func:`parse`.
+
+    Query ids get one vocabulary, sorted as strings. The docnos of every input but the last
+    (the qrels) get one too, exactly (Arrow's hash table); a docno of the last input (the
+    run) gets the code of the same docno there, or else a code of its own line (``docnos``
+    lists those vocabulary entries, then the run's docnos line by line). So equal codes mean
+    equal documents, and a run's judged document has its judgment's code, which is what
+    joining them needs, without hashing millions of distinct docno strings: the run is
+    matched through 64-bit fingerprints, and every match is confirmed by comparing the
+    strings. ``twice`` is ``(row, docno)``, the line of the last input that lists a document
+    a second time for its query (the one the exact reader would name), False if none does, or
+    None if the last input was encoded like the others (``trec_files`` then checks it).
+    """
     qid_codes, names = _encode([rows.qid for rows in inputs])
     names = np.asarray(names.to_numpy(zero_copy_only=False), dtype=object)
     order = np.argsort(names, kind="stable")  # few: sorted as the pandas path sorts them
     place = np.empty(len(order), dtype=np.int64)
     place[order] = np.arange(len(order))
-    doc_codes, docnos = _encode([rows.docno for rows in inputs])
-    return (place[qid_codes], pd.Index(names[order], dtype=str), doc_codes,
-            pd.Index(pd.arrays.ArrowStringArray(docnos)))
+    qids, qid_codes = pd.Index(names[order], dtype=str), place[qid_codes]
+    *judged, run = inputs
+    known, vocabulary = _encode([rows.docno for rows in judged]) if judged else (
+        np.zeros(0, dtype=np.int64), pa.array([], pa.string()))
+    prints = _fingerprints(run.docno)
+    run_codes = _match(vocabulary, run.docno, prints)
+    if run_codes is None:  # two docnos of the qrels share a fingerprint: hash them all
+        doc_codes, docnos = _encode([rows.docno for rows in inputs])
+        return qid_codes, qids, doc_codes, pd.Index(pd.arrays.ArrowStringArray(docnos)), None
+    docnos = pa.chunked_array([vocabulary, *run.docno.chunks], pa.string())
+    doc_codes = np.concatenate([known, run_codes])
+    twice = _twice(qid_codes[len(known):], run_codes, run.docno, prints)
+    return qid_codes, qids, doc_codes, pd.Index(pd.arrays.ArrowStringArray(docnos)), twice or False
+
+
+def _match(vocabulary: pa.Array, docno, prints: np.ndarray) -> np.ndarray | None:
+    """Each line's code: ``vocabulary``'s index of its docno, else ``len(vocabulary)`` + its
+    line; None if two entries of ``vocabulary`` share a fingerprint (``prints``: the lines')."""
+    size = len(vocabulary)
+    codes = np.arange(size, size + len(docno), dtype=np.int64)
+    known = _fingerprints(pa.chunked_array([vocabulary], pa.string()))
+    by_print = np.argsort(known)
+    known = known[by_print]
+    if (known[1:] == known[:-1]).any():
+        return None
+    # A table of the top 24 bits of the vocabulary's prints rules out most lines at once.
+    seen = np.zeros(1 << 24, dtype=bool)
+    seen[known >> np.uint64(40)] = True
+    lines = np.flatnonzero(seen[prints >> np.uint64(40)])
+    if size and len(lines):
+        at = np.minimum(np.searchsorted(known, prints[lines]), size - 1)
+        hit = known[at] == prints[lines]
+        lines, entries = lines[hit], by_print[at[hit]]
+        same = pc.equal(_take(docno, lines), vocabulary.take(entries)).to_numpy(
+            zero_copy_only=False)
+        codes[lines[same]] = entries[same]
+    return codes
+
+
+def _twice(qid_codes: np.ndarray, codes: np.ndarray, docno, prints: np.ndarray):
+    """``(row, docno)``: the line that lists a document a second time for its query, the one
+    of the smallest (query code, docno code as the exact reader numbers docnos), or None."""
+    bits = np.uint64(max(int(qid_codes.max(initial=0)).bit_length(), 1))
+    key = (qid_codes.astype(np.uint64) << (np.uint64(64) - bits)) | (prints >> bits)
+    ordered = np.sort(key)
+    shared = ordered[1:][ordered[1:] == ordered[:-1]]
+    if not len(shared):
+        return None
+    # Lines whose key another line has: duplicates, or (rarely) a shared fingerprint.
+    rows = np.flatnonzero(np.isin(key, shared))
+    first, found = {}, {}
+    for row, query, name in zip(rows.tolist(), qid_codes[rows].tolist(),
+                                _take(docno, rows).to_pylist()):
+        if first.setdefault((query, name), row) != row and (query, name) not in found:
+            found[query, name] = row
+    if not found:
+        return None
+    # The exact reader numbers a docno the qrels lack by its first line in the whole run.
+    names = {name for _, name in found}
+    earliest = {}
+    candidates = np.flatnonzero(np.isin(prints, prints[list(found.values())]))
+    for row, name in zip(candidates.tolist(), _take(docno, candidates).to_pylist()):
+        if name in names:
+            earliest.setdefault(name, row)
+    (query, name), row = min(found.items(),
+                             key=lambda item: (item[0][0], codes[earliest[item[0][1]]]))
+    return row, name
+
+
+def _take(column, rows: np.ndarray) -> pa.Array:
+    """``column.take(rows)`` for increasing ``rows``, chunk by chunk (much faster than Arrow's
+    take on a column of hundreds of chunks)."""
+    ends = np.cumsum([len(chunk) for chunk in column.chunks])
+    cut = np.searchsorted(rows, ends)
+    pieces, start = [], 0
+    for chunk, end, stop in zip(column.chunks, ends, cut):
+        if stop > start:
+            pieces.append(chunk.take(rows[start:stop] - (end - len(chunk))))
+        start = stop
+    return pa.concat_arrays(pieces) if pieces else pa.array([], column.type)
+
+
+def _fingerprints(column) -> np.ndarray:
+    """A 64-bit fingerprint (uint64) of each string of an Arrow string column, computed with
+    numpy eight bytes at a time: equal strings have equal prints, and unequal ones rarely do."""
+    prints = []
+    for chunk in column.chunks:
+        buffers = chunk.buffers()
+        offsets = np.frombuffer(buffers[1], np.int32)[chunk.offset:chunk.offset + len(chunk) + 1]
+        data = np.zeros(int(offsets[-1]) + 8, dtype=np.uint8)
+        if buffers[2] is not None:
+            data[:offsets[-1]] = np.frombuffer(buffers[2], np.uint8)[:offsets[-1]]
+        # Every byte position as the start of an unaligned little-endian 64-bit word.
+        words = np.ndarray((len(data) - 7,), dtype="<u8", buffer=data, strides=(1,))
+        start, length = offsets[:-1].astype(np.int64), np.diff(offsets)
+        value = length.astype(np.uint64) * _ODD
+        for at in range(0, int(length.max(initial=0)), 8):
+            word = words[np.minimum(start + at, len(data) - 8)]
+            word &= _LOW_BYTES[np.clip(length - at, 0, 8)]
+            value ^= word
+            value *= _ODD
+            value ^= value >> np.uint64(29)
+        prints.append(value)
+    return np.concatenate(prints) if prints else np.zeros(0, dtype=np.uint64)
+
+
+_ODD = np.uint64(0x9E3779B97F4A7C15)
+_LOW_BYTES = np.array([(1 << (8 * n)) - 1 for n in range(9)], dtype=np.uint64)
 
 
 def strings(column) -> np.ndarray:

@@ -268,13 +268,18 @@ def _encode(*inputs: _Rows) -> list[_Table]:
                    pd.Index(docnos, dtype=object))
 
 
-def _tables(inputs, sizes, qid_codes, qids, doc_codes, docnos) -> list[_Table]:
-    """Each input's slice of the codes as a table, checked for documents listed twice."""
+def _tables(inputs, sizes, qid_codes, qids, doc_codes, docnos, twice=None) -> list[_Table]:
+    """Each input's slice of the codes as a table, checked for documents listed twice
+    (``twice``: what ``_fast_read.codes`` found in the last input, which it checks, or False
+    if it found nothing)."""
     tables = []
     for rows, start, stop in zip(inputs, sizes[:-1], sizes[1:]):
         table = _Table(qid_codes[start:stop], qids, doc_codes[start:stop].astype(np.int64),
                        docnos, rows.values, rows.origin)
-        _check_unique(table, rows.skipped)
+        if twice is None or stop < sizes[-1]:
+            _check_unique(table, rows.skipped)
+        elif twice:
+            _raise_twice(table, *twice, rows.skipped)
         tables.append(table)
     return tables
 
@@ -289,13 +294,14 @@ def _check_unique(table: _Table, skipped: np.ndarray | None) -> None:
     ordered = np.sort(keys)
     repeated = np.flatnonzero(ordered[1:] == ordered[:-1])
     if repeated.size:
-        q, d = divmod(int(ordered[repeated[0]]), n_docs)
-        qid, docno = str(table.qids[q]), str(table.docnos[d])
-        where = table.origin
-        if skipped is not None:
-            second = int(np.flatnonzero(again)[np.flatnonzero(keys == ordered[repeated[0]])[1]])
-            where += f", line {line_of_row(second, skipped)}"
-        raise ValueError(f"{where}: document {docno!r} is listed twice for query {qid!r}")
+        second = int(np.flatnonzero(again)[np.flatnonzero(keys == ordered[repeated[0]])[1]])
+        _raise_twice(table, second, str(table.docnos[table.doc_codes[second]]), skipped)
+
+
+def _raise_twice(table: _Table, row: int, docno: str, skipped: np.ndarray | None):
+    where = table.origin + (f", line {line_of_row(row, skipped)}" if skipped is not None else "")
+    raise ValueError(f"{where}: document {docno!r} is listed twice for query "
+                     f"{str(table.qids[table.qid_codes[row]])!r}")
 
 
 def _load_pair(qrels, run) -> tuple[_Table, _Table]:

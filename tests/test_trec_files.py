@@ -429,6 +429,41 @@ def test_the_fast_reader_takes_a_plain_file_and_declines_what_it_cannot_read(rea
         assert _fast_read.parse(declined, RUN_COLUMNS, "rank", integer) is None, declined
 
 
+def string_lengths(column):
+    import pyarrow.compute as pc
+
+    """A fingerprint as bad as can be: every string of one length shares it."""
+    return pc.binary_length(column).to_numpy().astype(np.uint64)
+
+
+@pytest.mark.parametrize("prints", ["real", "lengths"])
+def test_fingerprints_that_collide_never_match_or_repeat_different_docnos(
+        tmp_path, reader, monkeypatch, prints):
+    matched = []
+    if prints == "lengths":  # the run's c and dd collide with the qrels' a and bb
+        monkeypatch.setattr(_fast_read, "_fingerprints", string_lengths)
+        match = _fast_read._match
+        monkeypatch.setattr(_fast_read, "_match", lambda *a: matched.append(match(*a)) or
+                            matched[-1])
+    qrels = write(tmp_path, "qrels", "q1 0 a 1\nq1 0 bb 2\nq2 0 eee 1\n")
+    run = write(tmp_path, "run", "".join(f"{q} Q0 {d} 1 {s} t\n" for q, d, s in [
+        ("q1", "c", 4), ("q1", "a", 3), ("q1", "dd", 2), ("q1", "bb", 1), ("q2", "a", 2),
+        ("q2", "eee", 1)]))
+    got = rk.evaluate(qrels, run, ["AP", "RR", "nDCG"])
+    assert got["AP"].tolist() == [(1 / 2 + 2 / 4) / 2, 1 / 2] and got["RR"].tolist() == [0.5] * 2
+    expected = rk.evaluate({"q1": {"a": 1, "bb": 2}, "q2": {"eee": 1}},
+                           {"q1": {"c": 4, "a": 3, "dd": 2, "bb": 1}, "q2": {"a": 2, "eee": 1}},
+                           ["AP", "RR", "nDCG"])
+    pd.testing.assert_frame_equal(got, expected)
+    if prints == "lengths" and reader == "arrow":  # matched through the colliding prints
+        assert matched and matched[0].tolist() == [3 + 0, 0, 3 + 2, 1, 0, 2]  # 3: a, bb, eee
+    twice = write(tmp_path, "twice", "q1 Q0 a 1 3 t\nq1 Q0 c 1 2 t\nq2 Q0 c 1 2 t\n"
+                                     "q1 Q0 dd 1 1 t\nq1 Q0 c 1 0 t\n")
+    with pytest.raises(ValueError, match="twice', line 5: document 'c' is listed twice for "
+                                         "query 'q1'"):
+        rk.evaluate(qrels, twice, ["AP"])
+
+
 def test_without_pyarrow_the_package_reads_with_pandas_and_gives_the_same_values(
         tmp_path, trec_case, monkeypatch):
     qrels_path = write(tmp_path, "qrels.txt", "".join(
