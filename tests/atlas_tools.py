@@ -19,6 +19,10 @@ import contextlib
 import itertools
 import io
 import math
+import os
+import re
+import sys
+import tempfile
 import warnings
 from dataclasses import dataclass
 from importlib.metadata import version
@@ -41,14 +45,15 @@ class Case:
     k: int
     threshold: int
     about: str
+    folder: Path = DATA
 
     @property
     def qrels(self) -> Path:
-        return DATA / f"{self.name}.qrels"
+        return self.folder / f"{self.name}.qrels"
 
     @property
     def run(self) -> Path:
-        return DATA / f"{self.name}.run"
+        return self.folder / f"{self.name}.run"
 
 
 CASES = [
@@ -85,9 +90,31 @@ def versions() -> dict:
     return shown
 
 
-def _error(exc: BaseException) -> str:
-    message = str(exc).strip().splitlines()[0] if str(exc).strip() else type(exc).__name__
-    return f"error: {type(exc).__name__}: {message[:70]}"
+def _error(exc: BaseException, detail: str = "") -> str:
+    """A short, reproducible cell: no temporary file names, no path of this clone."""
+    message = (detail or str(exc)).strip()
+    message = message.splitlines()[0] if message else type(exc).__name__
+    message = re.sub(r"[^\s'\"]*/(?=[\w.]+\.(?:run|qrels)\b)", "", message).replace('"', "")
+    message = re.sub(r"\S*/tmp\w*", "<temporary file>", message)
+    return f"error: {message}"
+
+
+@contextlib.contextmanager
+def _stderr_of_subprocesses():
+    """Collect what child processes (gdeval's Perl) write to file descriptor 2, so that it
+    names the error instead of reaching the terminal or the notebook."""
+    with tempfile.TemporaryFile(mode="w+b") as captured:
+        sys.stderr.flush()
+        saved = os.dup(2)
+        os.dup2(captured.fileno(), 2)
+        text = []
+        try:
+            yield text
+        finally:
+            os.dup2(saved, 2)
+            os.close(saved)
+            captured.seek(0)
+            text.append(captured.read().decode(errors="replace"))
 
 
 def _mean(values) -> float | str:
@@ -120,14 +147,18 @@ def _ir_measures(case: Case, measures: dict, provider_name: str) -> dict:
 
     provider = getattr(ir_measures, provider_name)
     parsed = {m: ir_measures.parse_measure(name) for m, name in measures.items()}
-    try:
-        # gdeval prints its own messages; keep them out of the chapter.
-        with contextlib.redirect_stderr(io.StringIO()), contextlib.redirect_stdout(io.StringIO()):
-            qrels = list(ir_measures.read_trec_qrels(str(case.qrels)))
-            run = list(ir_measures.read_trec_run(str(case.run)))
-            values = provider.calc_aggregate(list(parsed.values()), qrels, run)
-    except Exception as exc:  # noqa: BLE001 - an error is the cell's value
-        return dict.fromkeys(measures, _error(exc))
+    with _stderr_of_subprocesses() as stderr:
+        try:
+            with contextlib.redirect_stdout(io.StringIO()):
+                qrels = list(ir_measures.read_trec_qrels(str(case.qrels)))
+                run = list(ir_measures.read_trec_run(str(case.run)))
+                values = provider.calc_aggregate(list(parsed.values()), qrels, run)
+        except Exception as exc:  # noqa: BLE001 - an error is the cell's value
+            failure = exc
+        else:
+            failure = None
+    if failure is not None:
+        return dict.fromkeys(measures, _error(failure, detail="".join(stderr)))
     return {m: float(values[p]) if p in values else math.nan for m, p in parsed.items()}
 
 

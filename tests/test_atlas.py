@@ -1,0 +1,106 @@
+"""The disagreement atlas (book/atlas.ipynb): every difference between the tools is explained.
+
+The matrix is computed afresh by each run (the installed tools, the case files of
+tests/data/atlas): a new version of a tool that changes a number either still matches one of
+its known conventions, or fails ``test_every_difference_in_the_matrix_has_a_classification``.
+"""
+
+import json
+import re
+from pathlib import Path
+
+import pandas as pd
+import pytest
+
+import atlas_tools as atlas
+
+BOOK = Path(__file__).resolve().parent.parent / "book"
+
+
+@pytest.fixture(scope="module")
+def cells():
+    return atlas.matrix()
+
+
+@pytest.fixture(scope="module")
+def differences(cells):
+    return atlas.classify(cells)
+
+
+def test_every_difference_in_the_matrix_has_a_classification(differences):
+    unexplained = differences[differences["convention"].isna()]
+    assert unexplained.empty, (
+        "differences no known convention reproduces (a tool changed, or a convention is "
+        f"missing from atlas_tools.TOOL_CONVENTIONS):\n{unexplained.to_string()}"
+    )
+
+
+def test_the_atlas_finds_differences_of_every_kind_it_explains(differences):
+    # No dead convention: each one reproduces at least one cell of the matrix.
+    used = {key for found in differences["convention"].dropna() for key in found.split(" + ")}
+    assert used == {c.key for c in atlas.CONVENTIONS}
+
+
+def test_a_changed_tool_value_is_an_unexplained_difference(cells):
+    changed = cells.copy()
+    changed.loc[("tied_cutoff", "P@k"), "trec_eval"] = 0.625
+    changed.loc[("k_larger", "AP"), "scikit-learn"] = 0.5
+    found = atlas.classify(changed).set_index(["case", "measure", "tool"])["convention"]
+    assert pd.isna(found.loc[("tied_cutoff", "P@k", "trec_eval")])
+    assert pd.isna(found.loc[("k_larger", "AP", "scikit-learn")])
+
+
+def test_the_emulator_without_a_change_is_evaluate(cells):
+    # emulate() builds each number from the per-list functions and its own reading of the
+    # files; with no convention changed it must be rk.evaluate's number, cell by cell.
+    for case in atlas.CASES:
+        for measure in atlas.MEASURES:
+            ours = cells.loc[(case.name, measure), atlas.REFERENCE]
+            assert atlas._same(atlas.emulate(case, measure), ours), (case.name, measure)
+
+
+def test_trec_eval_agrees_with_evaluate_wherever_scores_are_exact_in_float32(cells):
+    # pytrec_eval is trec_eval 9, scores in float32: only the single-precision case may differ.
+    for (case, measure), row in cells.iterrows():
+        if atlas.offered(row["trec_eval"]) and case != "single_precision":
+            assert atlas._same(row["trec_eval"], row[atlas.REFERENCE]), (case, measure)
+
+
+def test_every_case_is_a_tiny_pair_of_files_in_the_repository():
+    for case in atlas.CASES:
+        for path in (case.qrels, case.run):
+            lines = path.read_text().splitlines()
+            assert 0 < len(lines) <= 10, path
+    names = {p.stem for p in atlas.DATA.iterdir()}
+    assert names == {case.name for case in atlas.CASES}
+
+
+def _headings_and_labels():
+    headings, labels = {}, set()
+    for notebook in BOOK.glob("*.ipynb"):
+        cells = json.loads(notebook.read_text())["cells"]
+        text = "\n".join("".join(c["source"]) for c in cells if c["cell_type"] == "markdown")
+        headings[notebook.stem] = set(re.findall(r"^#+ (.+?)\s*$", text, re.M))
+        labels |= set(re.findall(r"^\(([\w-]+)\)=\s*$", text, re.M))
+    return headings, labels
+
+
+def test_every_convention_links_to_a_section_that_exists():
+    headings, labels = _headings_and_labels()
+    for convention in atlas.CONVENTIONS:
+        links = re.findall(r"\{doc\}`(\w+)`, \*(.+?)\*", convention.section)
+        refs = re.findall(r"\{ref\}`([\w-]+)`", convention.section)
+        assert links or refs, convention.key
+        for chapter, heading in links:
+            assert heading in headings.get(chapter, set()), (convention.key, chapter, heading)
+        for label in refs:
+            assert label in labels, (convention.key, label)
+
+
+def test_the_atlas_chapter_lists_every_convention_with_its_section():
+    cells = json.loads((BOOK / "atlas.ipynb").read_text())["cells"]
+    text = "\n".join("".join(c["source"]) for c in cells if c["cell_type"] == "markdown")
+    for convention in atlas.CONVENTIONS:
+        row = (f"| `{convention.key}` | {convention.name} | {convention.ours} | "
+               f"{convention.theirs} | {convention.section} |")
+        assert row in text, convention.key
