@@ -2,13 +2,14 @@
 
 pyarrow is an optional extra (``pip install rankedu[fast]``): without it, or when a file is not
 in the plain form this reader takes, ``trec_files`` reads with pandas as before, with the same
-result. The plain form: fields separated by one space, no empty field, every line with the same
-number of fields (four for qrels, six for a run), an integer field and a score that Arrow
-parses. Anything else (two spaces, a seventh field, a score Arrow rejects...) makes
-:func:`parse` return None, and the exact reader decides.
+result. The plain form: fields separated by one space, no empty field, no blank line, every
+line with the same number of fields (four for qrels, six for a run), an integer field and a
+score that Arrow parses. Anything else (two spaces, a seventh field, a comment, a score Arrow
+rejects...) makes :func:`parse` return None, and the exact reader decides.
 
-Docnos stay in Arrow: one hash table (``dictionary_encode``) gives every docno of both files its
-integer code, and no Python string is made per line.
+Docnos stay in Arrow, and no Python string is made per line: the qrels' docnos get codes from
+Arrow's hash table; a run's, nearly all distinct, are matched to them by fingerprints
+(:func:`codes`).
 """
 
 from __future__ import annotations
@@ -52,7 +53,7 @@ def parse(data: bytes, columns: tuple[str, ...], integer_column: str, integer):
             read_options=pa_csv.ReadOptions(column_names=list(columns), use_threads=True),
             parse_options=pa_csv.ParseOptions(
                 delimiter=" ", quote_char=False, double_quote=False, escape_char=False,
-                newlines_in_values=False, ignore_empty_lines=True),
+                newlines_in_values=False, ignore_empty_lines=False),
             convert_options=pa_csv.ConvertOptions(
                 column_types=types, check_utf8=True, null_values=[], true_values=[],
                 false_values=[], strings_can_be_null=False, quoted_strings_can_be_null=False),
@@ -215,6 +216,15 @@ def _fingerprints(column) -> np.ndarray:
 
 _ODD = np.uint64(0x9E3779B97F4A7C15)
 _LOW_BYTES = np.array([(1 << (8 * n)) - 1 for n in range(9)], dtype=np.uint64)
+
+
+def names(docnos: pd.Index, codes: np.ndarray) -> np.ndarray:
+    """``docnos[codes]`` as an object array of str, for increasing ``codes``; an Arrow-backed
+    ``docnos`` (from :func:`codes`) is read chunk by chunk."""
+    if pa is None or not isinstance(docnos.dtype, pd.ArrowDtype | pd.StringDtype) or not len(
+            codes) or not hasattr(docnos.array, "__arrow_array__"):
+        return np.asarray(docnos[codes], dtype=object)
+    return strings(pa.chunked_array([_take(docnos.array.__arrow_array__(), codes)]))
 
 
 def strings(column) -> np.ndarray:

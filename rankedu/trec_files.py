@@ -124,7 +124,8 @@ def _read_file(path, kind: str, *, text: bool = False) -> tuple[pd.DataFrame | N
     del raw
     parsed = None if text else _fast_read.parse(data, *KINDS[kind][:3:2], integer)
     if parsed is not None:
-        return None, _Rows(*parsed, origin, skipped_lines(data, len(parsed[2])))
+        # Arrow took every line (it declines a file with a blank line): none was skipped.
+        return None, _Rows(*parsed, origin, np.zeros(0, dtype=np.int64))
     # Splitting on one space is much faster than on the regex \s+. Where fields are separated
     # otherwise (two spaces, a space at the start of a line) it leaves an empty field, which
     # _parse catches, and the text is parsed again on \s+.
@@ -319,7 +320,7 @@ def _docno_order(docnos: pd.Index, codes: np.ndarray) -> np.ndarray:
     byte order (``strcmp``), as UTF-8 keeps the order of code points. Only the docnos among
     ``codes`` are compared, so breaking a run's ties costs what the tied documents cost."""
     distinct, inverse = np.unique(codes, return_inverse=True)
-    names = np.asarray(docnos[distinct], dtype=object)
+    names = _fast_read.names(docnos, distinct)
     place = np.empty(len(distinct), dtype=np.int64)
     place[np.argsort(names, kind="stable")] = np.arange(len(distinct))
     return place[inverse.reshape(-1)]
