@@ -60,7 +60,8 @@ CASES = [
     Case("tied_cutoff", 2, 1, "two tied documents straddle the cutoff k = 2"),
     Case("constant_scorer", 2, 1, "every document has the same score"),
     Case("duplicate_docnos", 2, 1, "the run lists one document twice"),
-    Case("missing_queries", 2, 1, "query 2 is judged but not in the run; 3 and 4 are in the run but not judged"),
+    Case("missing_queries", 2, 1,
+         "query 2 is judged but not in the run; 3 and 4 are in the run but not judged"),
     Case("no_relevant", 2, 1, "query 2's judgments hold no relevant document"),
     Case("negative_grades", 2, 1, "a document graded -1"),
     Case("grades_above_4", 2, 1, "a document graded 5"),
@@ -257,26 +258,19 @@ def _rankedu(case: Case, ties: str) -> dict:
         try:
             with warnings.catch_warnings():
                 warnings.simplefilter("ignore")
-                options = {"ties": ties} if _has_ties() else {}
                 result = rk.evaluate(str(case.qrels), str(case.run), [name],
-                                     threshold=case.threshold, **options)
+                                     threshold=case.threshold, ties=ties)
             values[m] = float(result[name].mean())
         except ValueError as exc:
             values[m] = _error(exc)
     return values
 
 
-def _has_ties() -> bool:
-    import inspect
-
-    return "ties" in inspect.signature(rk.evaluate).parameters
-
-
 def tools() -> dict:
     """The tools of the atlas, name -> function of a case returning {measure: cell}."""
     found = {"trec_eval": _trec_eval, "gdeval": _gdeval, "cwl_eval": _cwl_eval, "ranx": _ranx,
              "trectools": _trectools, "scikit-learn": _scikit_learn}
-    for ties in TIES if _has_ties() else ["trec_eval"]:
+    for ties in TIES:
         found[f"rankedu ({ties})"] = lambda case, ties=ties: _rankedu(case, ties)
     return found
 
@@ -311,7 +305,7 @@ def offered(cell) -> bool:
 DEFAULTS = {"order": "trec_eval", "duplicates": "error", "single_precision": False,
             "gain": "linear", "ideal": "judgments", "ap_denominator": "judgments",
             "queries": "both", "threshold": "applied to binary measures",
-            "max_grade": 4, "negative": "gain 0"}
+            "grade above 4": "refused by ERR only", "negative": "gain 0"}
 
 
 @dataclass(frozen=True)
@@ -327,7 +321,8 @@ class Convention:
 CONVENTIONS = [
     Convention("ties-file", "tie order", "score, then docno descending",
                "score, then the order of the file's lines", {"order": "file"},
-               "{doc}`user_models`, *Documents in file order*; {doc}`evaluating_runs`, *Tied scores*"),
+               "{doc}`user_models`, *Documents in file order*; "
+               "{doc}`evaluating_runs`, *Tied scores*"),
     Convention("ties-docno-ascending", "tie order", "score, then docno descending",
                "score, then docno ascending", {"order": "docno ascending"},
                "{doc}`evaluating_runs`, *Tied scores*"),
@@ -357,7 +352,8 @@ CONVENTIONS = [
                "{doc}`evaluating_runs`, *Linear or exponential gain*"),
     Convention("ideal-candidates", "ideal list", "every judged document of the query",
                "the retrieved documents only", {"ideal": "candidates"},
-               "{doc}`evaluating_runs`, *The ideal ranking: from the judgments or from the candidates*"),
+               "{doc}`evaluating_runs`, "
+               "*The ideal ranking: from the judgments or from the candidates*"),
     Convention("ap-retrieved", "AP denominator", "relevant documents in the qrels",
                "relevant documents retrieved", {"ap_denominator": "retrieved"},
                "{doc}`evaluating_runs`, *AP's denominator*"),
@@ -381,7 +377,8 @@ CONVENTIONS = [
     Convention("negative-refused", "negative grades", "gain 0, non-relevant",
                "an error", {"negative": "error"}, "{ref}`sec-ndcg-limits`"),
     Convention("max-grade-error", "grades above 4", "an error for ERR only",
-               "an error for every measure (gdeval's MAX_JUDGMENT = 4)", {"max_grade": "file"},
+               "an error for every measure (gdeval's MAX_JUDGMENT = 4)",
+               {"grade above 4": "refused by every measure"},
                "{doc}`evaluating_runs`, *ERR's top grade*"),
 ]
 BY_KEY = {c.key: c for c in CONVENTIONS}
@@ -394,8 +391,8 @@ TOOL_CONVENTIONS = {
     "cwl_eval": ["ties-file", "duplicates-all", "ap-retrieved", "queries-qrels", "queries-run"],
     "ranx": ["ties-file", "duplicates-one", "queries-refused", "threshold-grades"],
     "trectools": ["ties-docno-ascending", "queries-run", "threshold-ignored"],
-    "scikit-learn": ["ties-average", "ties-threshold", "duplicates-all", "ideal-candidates", "ap-retrieved",
-                     "negative-refused"],
+    "scikit-learn": ["ties-average", "ties-threshold", "duplicates-all", "ideal-candidates",
+                     "ap-retrieved", "negative-refused"],
     "rankedu (average)": ["ties-average"],
     "rankedu (optimistic)": ["ties-optimistic"],
     "rankedu (pessimistic)": ["ties-pessimistic"],
@@ -489,7 +486,7 @@ def emulate(case: Case, measure: str, **changes) -> float | str:
     if conventions["threshold"] == "ignored":
         threshold = 1
     all_grades = [g for by_doc in grades.values() for g in by_doc.values()]
-    if conventions["max_grade"] == "file" and max(all_grades) > 4:
+    if conventions["grade above 4"] == "refused by every measure" and max(all_grades) > 4:
         return "error"
     if conventions["negative"] == "error" and min(all_grades) < 0:
         return "error"
