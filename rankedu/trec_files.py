@@ -40,6 +40,7 @@ import csv
 import io
 import os
 import re
+import stat
 import sys
 from collections.abc import Mapping
 from dataclasses import dataclass
@@ -100,6 +101,15 @@ def _read_bytes(path, kind: str) -> tuple[bytes, str]:
         return file.read(), f"{kind} file {path!r}"
 
 
+def _regular_file(path) -> bool:
+    """Whether ``path`` names a regular file (which, unlike a pipe, can be read twice)."""
+    try:
+        return not (isinstance(path, str) and path == STDIN) and stat.S_ISREG(
+            os.stat(path).st_mode)
+    except (OSError, TypeError, ValueError):
+        return False
+
+
 def _normalise(data: bytes) -> bytes:
     """Drop a leading byte order mark, end lines with LF, blank out comments, and turn tabs, \\v
     and \\f into spaces. Every line keeps its place: its number in the result is the file's."""
@@ -119,10 +129,18 @@ def _normalise(data: bytes) -> bytes:
 def _read_file(path, kind: str, *, text: bool = False) -> tuple[pd.DataFrame | None, _Rows]:
     """Parse a TREC file, or find the bad line and raise. ``text=True`` also returns every column
     as a frame (for ``read_run``, ``read_qrels``); else the frame is None."""
-    raw, origin = _read_bytes(path, kind)
-    data = _normalise(raw)
-    del raw
-    parsed = None if text else _fast_read.parse(data, *KINDS[kind][:3:2], integer)
+    parsed = None
+    if not text and _fast_read.available() and _regular_file(path):
+        # Arrow reads a file itself, block by block: a 10M-line run's 540 MB of text are never
+        # in memory at once. If it declines, the text is read, normalised and offered again.
+        parsed = _fast_read.parse(os.fspath(path), *KINDS[kind][:3:2], integer)
+    if parsed is None:
+        raw, origin = _read_bytes(path, kind)
+        data = _normalise(raw)
+        del raw
+        parsed = None if text else _fast_read.parse(data, *KINDS[kind][:3:2], integer)
+    else:
+        origin = f"{kind} file {os.fspath(path)!r}"
     if parsed is not None:
         # Arrow took every line (it declines a file with a blank line): none was skipped.
         return None, _Rows(*parsed, origin, np.zeros(0, dtype=np.int64))
@@ -275,8 +293,9 @@ def _tables(inputs, sizes, qid_codes, qids, doc_codes, docnos, twice=None) -> li
     if it found nothing)."""
     tables = []
     for rows, start, stop in zip(inputs, sizes[:-1], sizes[1:]):
-        table = _Table(qid_codes[start:stop], qids, doc_codes[start:stop].astype(np.int64),
-                       docnos, rows.values, rows.origin)
+        table = _Table(qid_codes[start:stop], qids,
+                       doc_codes[start:stop].astype(np.int64, copy=False), docnos, rows.values,
+                       rows.origin)
         if twice is None or stop < sizes[-1]:
             _check_unique(table, rows.skipped)
         elif twice:
