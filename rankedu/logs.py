@@ -294,7 +294,6 @@ def _open(data, **columns):
     return engine
 
 
-
 def _check(engine, columns) -> None:
     """Raise ValueError naming the column when a column holds a value the metric cannot read."""
     checks = [(role, problem, condition) for role in columns if columns[role] is not None
