@@ -505,6 +505,21 @@ def test_paths_frames_and_dicts_give_the_same_table(tmp_path, trec_case):
     pd.testing.assert_frame_equal(from_dicts, from_str)
 
 
+def test_any_line_order_of_the_files_gives_the_same_values(tmp_path, trec_case):
+    qrels_lines = [f"{q} 0 {d} {g}\n" for q, docs in trec_case.qrels.items()
+                   for d, g in docs.items()]
+    run_lines = [f"{q} Q0 {d} {i} {s} tag\n" for q, docs in trec_case.run.items()
+                 for i, (d, s) in enumerate(docs.items(), start=1)]
+    rng = np.random.default_rng(5)
+    shuffled = [write(tmp_path, name, "".join(rng.permutation(lines)))
+                for name, lines in [("q", qrels_lines), ("r", run_lines)]]
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")  # tied scores warn, the same in both orders
+        expected = rk.evaluate(write(tmp_path, "q0", "".join(qrels_lines)),
+                               write(tmp_path, "r0", "".join(run_lines)), MEASURES)
+        pd.testing.assert_frame_equal(rk.evaluate(*shuffled, MEASURES), expected)
+
+
 def test_a_pair_shares_one_vocabulary_so_equal_codes_mean_equal_documents(trec_case):
     judged, ranking = _load_pair(trec_case.qrels, trec_case.run)
     assert judged.docnos is ranking.docnos and judged.qids is ranking.qids
