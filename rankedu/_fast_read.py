@@ -239,12 +239,20 @@ def _fingerprints(column) -> np.ndarray:
         words = np.ndarray((len(data) - 7,), dtype="<u8", buffer=data, strides=(1,))
         start, length = offsets[:-1].astype(np.int64), np.diff(offsets)
         value = length.astype(np.uint64) * _ODD
+        shortest = int(length.min(initial=0))
+        # A string's print mixes in its own words only, so it does not depend on the others.
         for at in range(0, int(length.max(initial=0)), 8):
-            word = words[np.minimum(start + at, len(data) - 8)]
-            word &= _LOW_BYTES[np.clip(length - at, 0, 8)]
-            value ^= word
-            value *= _ODD
-            value ^= value >> np.uint64(29)
+            if at + 8 <= shortest:  # every string has these eight bytes
+                value ^= words[start + at]
+                value *= _ODD
+                value ^= value >> np.uint64(29)
+            else:  # only the strings not yet ended, their last bytes masked
+                live = np.flatnonzero(length > at)
+                part = value[live] ^ (words[start[live] + at]
+                                      & _LOW_BYTES[np.minimum(length[live] - at, 8)])
+                part *= _ODD
+                part ^= part >> np.uint64(29)
+                value[live] = part
         prints[done:done + len(chunk)] = value
         done += len(chunk)
     return prints

@@ -436,6 +436,30 @@ def string_lengths(column):
     return pc.binary_length(column).to_numpy().astype(np.uint64)
 
 
+@settings(suppress_health_check=[HealthCheck.function_scoped_fixture])
+@given(st.lists(st.text(alphabet="ab\x00é文9", max_size=20), min_size=1, max_size=30),
+       st.integers(1, 5))
+def test_equal_docnos_have_equal_fingerprints_wherever_they_are(reader, names, cut):
+    if reader == "pandas":
+        return
+    import pyarrow as pa
+
+    whole = pa.chunked_array([pa.array(names)])
+    pieces = pa.chunked_array([pa.array(names[i:i + cut]) for i in range(0, len(names), cut)])
+    sliced = pa.chunked_array([pa.array(["zz"] + names).slice(1)])
+    prints = [_fast_read._fingerprints(column) for column in (whole, pieces, sliced)]
+    assert (prints[0] == prints[1]).all() and (prints[0] == prints[2]).all()
+    for i, j in zip(*np.nonzero(np.equal.outer(prints[0], prints[0]))):
+        assert names[i] == names[j]  # no collision in so few strings
+
+
+def test_a_judged_docno_beside_longer_ones_in_the_run_is_still_found(tmp_path):
+    qrels = write(tmp_path, "qrels", "q1 0 d1 1\nq1 0 d2 1\n")
+    run = write(tmp_path, "run", "q1 Q0 clueweb09-en0000-00-00000 1 3 t\nq1 Q0 d1 2 2 t\n"
+                                 "q1 Q0 clueweb09-en0000-00-00000x 3 1 t\nq1 Q0 d2 4 0 t\n")
+    assert rk.evaluate(qrels, run, ["AP"])["AP"].tolist() == [(1 / 2 + 2 / 4) / 2]
+
+
 @pytest.mark.parametrize("prints", ["real", "lengths"])
 def test_fingerprints_that_collide_never_match_or_repeat_different_docnos(
         tmp_path, reader, monkeypatch, prints):
