@@ -448,14 +448,17 @@ def _warn_ties(specs, ranked: RankedRun, index: pd.Index) -> None:
     some = _ties.subset(ranked, mixed)
     low, high = (_ties.reorder(some, ties) for ties in ("pessimistic", "optimistic"))
     qids = index[mixed]
-    pairs, queries, example = 0, np.zeros(len(qids), dtype=bool), None
+    # The example is the widest interval, so that it shows what is at stake.
+    pairs, queries, example, widest = 0, np.zeros(len(qids), dtype=bool), None, 0.0
     for spec in specs:
         low_values, high_values = spec.by_query(low), spec.by_query(high)
         differ = low_values != high_values
         pairs += int(differ.sum())
         queries |= differ
-        if example is None and differ.any():
-            at = int(np.flatnonzero(differ)[0])
+        width = np.abs(high_values - low_values)
+        if differ.any() and width.max() > widest:
+            at = int(np.argmax(width))
+            widest = float(width[at])
             example = (f"{spec.name} of query {qids[at]!r} is {low_values[at]:.4g} in the "
                        f"pessimistic order and {high_values[at]:.4g} in the optimistic one")
     if pairs:
