@@ -119,14 +119,12 @@ serve: $(HTML)/index.html
 lab: $(STAMP)
 	$(BIN)/jupyter lab --ServerApp.root_dir=book $(if $(filter 0,$(shell id -u)),--allow-root)
 
-# Times rk.evaluate against pytrec_eval, ranx (optional: requirements-bench.txt) and trec_eval's
+# Times rk.evaluate against pytrec_eval, ranx (both pinned in requirements.txt) and trec_eval's
 # binary (when one is on PATH) from TREC files on disk, each tool in its own process, on
 # realistic generated runs (1,000 docnos per query drawn from a 50M-document collection) of
 # 1,000,000 and 10,000,000 lines; see benchmarks/bench_evaluate.py. Not part of `make test`:
-# timings depend on the machine and its load, so it reports, never fails (nor does a failed
-# install of the optional ranx).
+# timings depend on the machine and its load, so it reports, never fails.
 bench: $(STAMP)
-	-$(BIN)/python -m pip install --quiet -r requirements-bench.txt
 	$(BIN)/python benchmarks/bench_evaluate.py --lines 1000000
 	$(BIN)/python benchmarks/bench_evaluate.py --lines 10000000 --rounds 2
 

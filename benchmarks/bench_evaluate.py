@@ -14,7 +14,7 @@ Each tool runs in its own process, ``--rounds`` times, interleaved:
 - rankedu: ``rk.evaluate(qrels_path, run_path, measures)`` (reading included);
 - pytrec_eval: its own ``parse_qrel`` and ``parse_run`` on the open files, then
   ``RelevanceEvaluator(...).evaluate(run)``;
-- ranx, when installed (``requirements-bench.txt``): ``Qrels.from_file``, ``Run.from_file``
+- ranx, when installed (pinned in ``requirements.txt``): ``Qrels.from_file``, ``Run.from_file``
   and ``evaluate(..., return_mean=False)``, after a warm-up call in the same process that
   compiles its numba functions;
 - trec_eval's binary, when one is on PATH: ``trec_eval -q -m ...`` on the two files.
@@ -248,7 +248,7 @@ def main(argv=None):
         import ranx  # noqa: F401
         tools.append("ranx")
     except ImportError:
-        print("ranx is not installed (requirements-bench.txt): not timed")
+        print("ranx is not installed (pinned in requirements.txt): not timed")
     if shutil.which("trec_eval"):
         tools.append("trec_eval")
     else:
