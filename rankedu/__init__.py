@@ -40,15 +40,10 @@ from rankedu.cutoff import (
 from rankedu.dcg import cumulative_gain, dcg, idcg, ndcg
 from rankedu.explain import Explanation
 from rankedu.incomplete import bpref, condensed_list, judged_at_k
+from rankedu.multiple_comparisons import holm, randomized_tukey_hsd
 from rankedu.pair_ratio import goodman_kruskal_gamma, kendall_tau, pair_ratio
 from rankedu.reciprocal_rank import mean_reciprocal_rank, reciprocal_rank
-from rankedu.significance import (
-    bootstrap_ci,
-    holm,
-    paired_randomization_test,
-    paired_t_test,
-    randomized_tukey_hsd,
-)
+from rankedu.significance import bootstrap_ci, paired_randomization_test, paired_t_test
 from rankedu.ties import TieWarning
 from rankedu.trec import (
     QueryMismatchWarning,

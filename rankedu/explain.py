@@ -142,7 +142,7 @@ true_positive_rate = _explainer("classification", "true_positive_rate")
 false_positive_rate = _explainer("classification", "false_positive_rate")
 f_beta = _explainer("classification", "f_beta")
 paired_t_test = _explainer("significance", "paired_t_test")
-holm = _explainer("significance", "holm")
+holm = _explainer("multiple_comparisons", "holm")
 
 
 def confusion_matrix(y_true, y_pred) -> Explanation:
