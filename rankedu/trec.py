@@ -39,7 +39,8 @@ flag it mirrors). They are exactly where evaluation tools disagree, so they are 
 
 The run is ranked once, by (query, score descending, docno descending), where docnos are
 compared only among tied scores; every measure of :data:`rankedu.measures.MEASURES` then
-computes all queries at once with its kernel on the flat arrays (``rankedu._ranked``). The
+computes all queries at once with its kernel on the flat arrays (``rankedu._ranked``); the
+ranking and the join with the judgments are in ``rankedu._join``. The
 per-list functions (:func:`rankedu.average_precision`, :func:`rankedu.ndcg`, ...) give the
 same numbers one list at a time; ``tests/test_trec.py`` checks that they agree, and that
 ``evaluate`` agrees with trec_eval's own test suite and with pytrec_eval. The chapter
@@ -49,17 +50,17 @@ same numbers one list at a time; ``tests/test_trec.py`` checks that they agree, 
 from __future__ import annotations
 
 import warnings
-from dataclasses import dataclass
 from typing import NamedTuple
 
 import numpy as np
 import pandas as pd
 
 from rankedu import ties as _ties
-from rankedu._ranked import RankedRun, ranks_within
+from rankedu._join import _join
+from rankedu._ranked import RankedRun
 from rankedu._validation import as_number, as_threshold, one_of
 from rankedu.measures import QueryLists, parse
-from rankedu.trec_files import _docno_order, _load_pair, _Table, read_qrels, read_run
+from rankedu.trec_files import _load_pair, _Table, read_qrels, read_run
 
 __all__ = ["QueryMismatchWarning", "TieInterval", "evaluate", "ranked_list", "read_qrels",
            "read_run", "tie_interval"]
@@ -70,142 +71,6 @@ DEFAULT_MAX_GRADE = 4
 
 class QueryMismatchWarning(UserWarning):
     """The judgments and the run do not hold the same queries; some were not evaluated."""
-
-
-@dataclass
-class _Permutation:
-    """How the run's lines are reordered into rank order: a whole gather (``full``), or for a
-    run already in order but for tied scores, only the tied positions (``new[at] = old[source]``,
-    within single queries); neither when nothing moves."""
-
-    full: np.ndarray | None = None
-    at: np.ndarray | None = None
-    source: np.ndarray | None = None
-
-    def apply(self, values: np.ndarray, *, within_queries: bool = False) -> np.ndarray:
-        """``values`` in rank order (``within_queries``: values equal throughout each query, as
-        the query index is, which a patch of ties never changes)."""
-        if self.full is not None:
-            return values[self.full]
-        if self.at is None or within_queries:
-            return values
-        out = values.copy()
-        out[self.at] = values[self.source]
-        return out
-
-
-def _rank_order(query: np.ndarray, score: np.ndarray, doc_codes: np.ndarray,
-                docnos: pd.Index) -> _Permutation:
-    """The order (query ascending, score descending, docno descending) of the lines.
-
-    Docnos are compared as strings only where two scores of one query tie, so a run naming a
-    million different documents costs no sort of a million strings. A run written query by
-    query, best first (as most are) is checked in one pass and not sorted at all.
-    """
-    n = len(query)
-    same_query = query[1:] == query[:-1]
-    in_order = bool(np.all(query[1:] >= query[:-1])) and bool(
-        np.all(~same_query | (score[1:] <= score[:-1]))
-    )
-    if in_order:  # most run files are already written query by query, best first
-        order, q, s = None, query, score
-    else:
-        order = np.lexsort((-score, query))
-        q, s = query[order], score[order]
-    tied = (q[1:] == q[:-1]) & (s[1:] == s[:-1])
-    if not tied.any():
-        return _Permutation(full=order)
-    in_tie = np.zeros(n, dtype=bool)
-    in_tie[:-1] |= tied
-    in_tie[1:] |= tied
-    positions = np.flatnonzero(in_tie)
-    group = np.cumsum(np.r_[True, ~tied[positions[:-1]]])
-    lines = positions if order is None else order[positions]
-    by_name = _docno_order(docnos, doc_codes[lines])
-    lines = lines[np.lexsort((-by_name, group))]
-    if order is None:
-        return _Permutation(at=positions, source=lines)
-    order[positions] = lines
-    return _Permutation(full=order)
-
-
-@dataclass
-class _Joined:
-    """The run of the evaluated queries, ranked and joined with the judgments."""
-
-    ranked: RankedRun
-    lines: np.ndarray | None  # the run table's position of each ranked document, if needed
-    grade: np.ndarray  # its qrels grade as written (0 when unjudged)
-    judged: np.ndarray  # whether the qrels judge it
-
-
-def _join(judged: _Table, run: _Table, queries: pd.Index, threshold: float, max_grade: float,
-          single_precision: bool, *, lines_needed: bool = False) -> _Joined:
-    """Rank the run's lines of ``queries`` and look up each document's judgment.
-
-    ``judged`` and ``run`` share one vocabulary of docnos (``trec_files._load_pair``): a
-    retrieved document is a judged one exactly when their codes are equal. ``lines``, the run
-    table's position of each ranked document, is computed only when ``lines_needed``.
-    """
-    n_queries = len(queries)
-    run_query = queries.get_indexer(run.qids)[run.qid_codes]
-    kept = None if (run_query >= 0).all() else np.flatnonzero(run_query >= 0)
-    if kept is None:
-        query, docs, score = run_query, run.doc_codes, run.values
-    else:
-        query, docs, score = run_query[kept], run.doc_codes[kept], run.values[kept]
-    if single_precision:
-        score = score.astype(np.float32).astype(np.float64)
-    order = _rank_order(query, score, docs, run.docnos)
-    query, docs = order.apply(query, within_queries=True), order.apply(docs)
-    group = _ties.tie_groups(query, order.apply(score))
-    lines = None
-    if lines_needed:
-        lines = order.apply(np.arange(len(run_query)) if kept is None else kept)
-
-    # The judgment of each retrieved document: only documents some query judges (few, in a
-    # real run) are looked up, by the integer key (query, docno code).
-    judged_query = queries.get_indexer(judged.qids)[judged.qid_codes]
-    width = max(len(run.docnos), 1)
-    usable = np.flatnonzero(judged_query >= 0)
-    key = judged_query[usable] * width + judged.doc_codes[usable]
-    by_key = np.argsort(key)
-    key, key_grade = key[by_key], judged.values[usable][by_key]
-    ever_judged = np.zeros(width, dtype=bool)
-    ever_judged[judged.doc_codes[usable]] = True
-    candidate = np.flatnonzero(ever_judged[docs])
-    grade, found = np.zeros(len(query)), np.zeros(len(query), dtype=bool)
-    if len(key) and len(candidate):
-        wanted = query[candidate] * width + docs[candidate]
-        at = np.minimum(np.searchsorted(key, wanted), len(key) - 1)
-        hit = key[at] == wanted
-        found[candidate[hit]] = True
-        grade[candidate[hit]] = key_grade[at[hit]]
-
-    # Per query, from the qrels: the relevant count and the ideal ranking of the positive grades.
-    qrels_query, qrels_grade = judged_query[usable], judged.values[usable]
-    n_relevant = np.bincount(qrels_query[qrels_grade >= threshold], minlength=n_queries)
-    nonrelevant = (qrels_grade >= 0) & (qrels_grade < threshold)
-    n_nonrelevant = np.bincount(qrels_query[nonrelevant], minlength=n_queries)
-    positive = qrels_grade > 0
-    ideal = np.lexsort((-qrels_grade[positive], qrels_query[positive]))
-    ideal_query = qrels_query[positive][ideal]
-    ranked = RankedRun(
-        n_queries=n_queries,
-        query=query,
-        rank=ranks_within(query, n_queries),
-        gain=np.maximum(grade, 0.0),
-        relevant=found & (grade >= threshold),
-        judged=found & (grade >= 0),
-        n_relevant=n_relevant,
-        n_nonrelevant=n_nonrelevant,
-        ideal_query=ideal_query,
-        ideal_rank=ranks_within(ideal_query, n_queries),
-        ideal_gain=qrels_grade[positive][ideal],
-        max_grade=max_grade,
-        group=group,
-    )
-    return _Joined(ranked, lines, grade, found)
 
 
 def _max_grade(judged: _Table, max_grade, needed: bool) -> float:

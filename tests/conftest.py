@@ -68,6 +68,18 @@ def running_result():
     return last
 
 
+# A log of two users, both classes and some grades in each (tests/test_logs.py,
+# tests/test_logs_engines.py).
+SMALL_LOG = pd.DataFrame({"user": [1, 1, 2, 2], "clicked": [1, 0, 1, 0],
+                          "score": [0.3, 0.1, 0.2, 0.4], "grade": [2, 0, 1, 0]})
+
+
+# The measures the tests of ``rk.evaluate`` compute on every generated run (tests/test_trec.py,
+# tests/test_join.py).
+ALL_MEASURES = ["P@1", "P@5", "P@30", "R@3", "R@10", "AP", "AP@3", "AP@10", "RR", "RR@2",
+                "nDCG", "nDCG@1", "nDCG@5", "Rprec", "ERR", "ERR@3", "ERR@10"]
+
+
 def trec_ranking(qrels, run, threshold=1):
     """(rels, pool, n_relevant) of one query, ranked the way trec_eval ranks.
 

@@ -13,7 +13,7 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 import rankedu as rk
-from conftest import trec_ranking
+from conftest import ALL_MEASURES, trec_ranking
 from rankedu.measures import QueryLists, parse
 
 # trec_eval 10.0's own test files, copied into tests/data/trec_eval with its licence.
@@ -114,20 +114,6 @@ def test_agrees_with_pytrec_eval_on_generated_runs_with_ties(trec_case, threshol
             assert ours.loc[qid, name] == pytest.approx(values[trec_name], abs=1e-12), (qid, name)
 
 
-def test_pytrec_eval_stores_scores_in_single_precision_so_near_ties_become_ties():
-    import pytrec_eval
-
-    # In double precision d1 (relevant) is ahead; in float32 the two scores are equal and the
-    # tie goes to the larger docno, d2.
-    qrels = {"q": {"d1": 1, "d2": 0}}
-    run = {"q": {"d1": 1.0 + 5e-8, "d2": 1.0}}
-    assert np.float32(run["q"]["d1"]) == np.float32(run["q"]["d2"])
-    theirs = pytrec_eval.RelevanceEvaluator(qrels, {"recip_rank"}).evaluate(run)
-    assert theirs["q"]["recip_rank"] == 0.5
-    assert rk.evaluate(qrels, run, ["RR"]).loc["q", "RR"] == 1.0
-    assert rk.evaluate(qrels, run, ["RR"], single_precision=True).loc["q", "RR"] == 0.5
-
-
 # --- the per-list functions --------------------------------------------------------------------
 
 
@@ -136,10 +122,6 @@ def per_list(rels, pool, n_relevant, measure, max_grade=4):
     lists = QueryLists(rels=np.maximum(rels, 0), pool=np.maximum(pool, 0),
                        n_relevant=n_relevant, max_grade=max_grade)
     return parse([measure])[0].reference(lists)
-
-
-ALL_MEASURES = ["P@1", "P@5", "P@30", "R@3", "R@10", "AP", "AP@3", "AP@10", "RR", "RR@2",
-                "nDCG", "nDCG@1", "nDCG@5", "Rprec", "ERR", "ERR@3", "ERR@10"]
 
 
 def test_every_measure_equals_the_per_list_function_on_each_query(trec_case):
@@ -193,38 +175,6 @@ def test_ranked_list_of_an_unknown_query_raises_naming_it():
         rk.ranked_list({"q": {"a": 1}}, {"q": {"a": 1.0}}, "nope")
 
 
-def test_unsorted_file_order_gives_the_same_values(trec_case):
-    frame = pd.DataFrame(
-        [(q, d, s) for q, docs in trec_case.run.items() for d, s in docs.items()],
-        columns=["qid", "docno", "score"],
-    )
-    shuffled = frame.sample(frac=1.0, random_state=3)
-    a = rk.evaluate(trec_case.qrels, frame, ALL_MEASURES)
-    b = rk.evaluate(trec_case.qrels, shuffled, ALL_MEASURES)
-    pd.testing.assert_frame_equal(a, b)
-
-
-def test_a_shuffled_run_file_with_ties_gives_the_same_values(tmp_path):
-    # Realistic docnos (a new one on nearly every line) and some tied scores: ranking must not
-    # depend on the line order, nor on how the docnos happen to be coded.
-    rng = np.random.default_rng(7)
-    lines, judgments = [], []
-    for q in range(30):
-        ids = rng.choice(10**7, size=60, replace=False)
-        scores = np.sort(rng.integers(0, 40, size=60))[::-1] / 4
-        lines += [f"q{q} Q0 clueweb09-en{d:08d} {r} {s} t\n"
-                  for r, (d, s) in enumerate(zip(ids, scores), start=1)]
-        judgments += [f"q{q} 0 clueweb09-en{d:08d} {rng.integers(0, 4)}\n"
-                      for d in rng.choice(ids, size=20, replace=False)]
-    qrels = write(tmp_path, "qrels", "".join(judgments))
-    ordered = write(tmp_path, "ordered", "".join(lines))
-    shuffled = write(tmp_path, "shuffled", "".join(lines[i] for i in rng.permutation(len(lines))))
-    a = rk.evaluate(qrels, ordered, ALL_MEASURES)
-    b = rk.evaluate(qrels, shuffled, ALL_MEASURES)
-    pd.testing.assert_frame_equal(a, b)
-    assert len(a) == 30 and (a["AP"] > 0).any()
-
-
 @given(st.lists(st.lists(st.floats(0.0, 1.0), min_size=1, max_size=40), min_size=1,
                 max_size=30))
 def test_segment_operations_equal_the_per_list_computation_query_by_query(lists):
@@ -247,14 +197,6 @@ def test_segment_operations_equal_the_per_list_computation_query_by_query(lists)
 
 
 # --- conventions -------------------------------------------------------------------------------
-
-
-def test_tied_scores_are_broken_by_docno_descending_as_strings():
-    # "d9" > "d10" as strings: d9 is ranked first although 9 < 10.
-    qrels = {"q": {"d9": 1}}
-    assert rk.evaluate(qrels, {"q": {"d10": 1.0, "d9": 1.0}}, ["RR"]).loc["q", "RR"] == 1.0
-    qrels = {"q": {"d10": 1}}
-    assert rk.evaluate(qrels, {"q": {"d10": 1.0, "d9": 1.0}}, ["RR"]).loc["q", "RR"] == 0.5
 
 
 def test_denominators_come_from_the_qrels_not_from_the_run():
