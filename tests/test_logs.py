@@ -20,6 +20,7 @@ from hypothesis import strategies as st
 from sklearn.metrics import ndcg_score, roc_auc_score
 
 import rankedu as rk
+from conftest import SMALL_LOG
 from rankedu import logs
 
 
@@ -187,79 +188,26 @@ def test_every_duckdb_input_gives_the_same_gauc(tmp_path):
 
 # --- Bad input ------------------------------------------------------------------------------
 
-SMALL = pd.DataFrame({"user": [1, 1, 2, 2], "clicked": [1, 0, 1, 0],
-                      "score": [0.3, 0.1, 0.2, 0.4], "grade": [2, 0, 1, 0]})
-
-
-@pytest.mark.parametrize("argument, column", [("group", "uid"), ("label", "click"),
-                                              ("score", "pred")])
-def test_a_missing_column_is_a_value_error_naming_it(argument, column):
-    names = {"group": "user", "label": "clicked", "score": "score", argument: column}
-    with pytest.raises(ValueError, match=f"{argument}: no column '{column}'"):
-        logs.gauc(SMALL, **names)
-
-
-@pytest.mark.parametrize("column, values, problem", [
-    ("clicked", [1, 0, 2, 0], "values other than 0 and 1"),
-    ("clicked", [1.0, 0.0, np.nan, 0.0], "missing values"),
-    ("clicked", pd.array([1, 0, None, 0], dtype="Int64"), "missing values"),
-    ("score", [0.3, np.nan, 0.2, 0.4], "missing values"),
-    ("score", [0.3, np.inf, 0.2, 0.4], "infinite values"),
-    ("user", [1, None, 2, 2], "missing values"),
-])
-def test_bad_values_are_a_value_error_naming_the_column(column, values, problem):
-    log = SMALL.assign(**{column: values})
-    with pytest.raises(ValueError, match=f"column '{column}' holds 1 {problem}"):
-        logs.gauc(log, group="user", label="clicked", score="score")
-
-
-@pytest.mark.parametrize("values, problem", [([2, 0, -1, 0], "negative values"),
-                                             ([2, 0, np.nan, 0], "missing values")])
-def test_bad_grades_are_a_value_error_naming_the_column(values, problem):
-    with pytest.raises(ValueError, match=f"grade: column 'grade' holds 1 {problem}"):
-        logs.ndcg(SMALL.assign(grade=values), group="user", score="score", grade="grade")
-
-
-def test_a_column_of_strings_is_a_type_error_naming_it():
-    with pytest.raises(TypeError, match="label: column 'clicked' must hold numbers"):
-        logs.auc(SMALL.assign(clicked=["1", "0", "1", "0"]), label="clicked", score="score")
-
-
-def test_empty_data_is_a_value_error():
-    with pytest.raises(ValueError, match="data: the log is empty"):
-        logs.auc(SMALL.iloc[:0], label="clicked", score="score")
-
-
-@pytest.mark.parametrize("data", [[1, 0], {"clicked": [1, 0]}, np.zeros((2, 2)), None])
-def test_an_unsupported_data_type_is_a_type_error_listing_the_supported_ones(data):
-    with pytest.raises(TypeError, match="pandas DataFrame, a pyarrow Table, a DuckDB relation"):
-        logs.auc(data, label="clicked", score="score")
-
-
-def test_a_path_of_another_format_is_a_value_error(tmp_path):
-    with pytest.raises(ValueError, match="data: a path must name Parquet"):
-        logs.auc(tmp_path / "log.json", label="clicked", score="score")
-
 
 def test_a_single_class_and_no_two_class_group_are_value_errors():
     with pytest.raises(ValueError, match="label: column 'clicked' must hold both classes"):
-        logs.auc(SMALL.assign(clicked=1), label="clicked", score="score")
+        logs.auc(SMALL_LOG.assign(clicked=1), label="clicked", score="score")
     with pytest.raises(ValueError, match="no group holds both classes"):
-        logs.gauc(SMALL.assign(clicked=[1, 1, 0, 0]), group="user", label="clicked",
+        logs.gauc(SMALL_LOG.assign(clicked=[1, 1, 0, 0]), group="user", label="clicked",
                   score="score")
     with pytest.raises(ValueError, match="grade: no group has a positive grade"):
-        logs.ndcg(SMALL.assign(grade=0), group="user", score="score", grade="grade")
+        logs.ndcg(SMALL_LOG.assign(grade=0), group="user", score="score", grade="grade")
 
 
 def test_bad_weight_and_cutoff_are_errors_naming_them():
     with pytest.raises(ValueError, match="weight must be one of"):
-        logs.gauc(SMALL, group="user", label="clicked", score="score", weight="users")
+        logs.gauc(SMALL_LOG, group="user", label="clicked", score="score", weight="users")
     with pytest.raises(ValueError, match="k must be an int >= 1"):
-        logs.ndcg(SMALL, group="user", score="score", grade="grade", k=0)
+        logs.ndcg(SMALL_LOG, group="user", score="score", grade="grade", k=0)
     with pytest.raises(TypeError, match="k must be an int >= 1"):
-        logs.ndcg(SMALL, group="user", score="score", grade="grade", k=2.5)
+        logs.ndcg(SMALL_LOG, group="user", score="score", grade="grade", k=2.5)
     with pytest.raises(TypeError, match="score must be a column name"):
-        logs.auc(SMALL, label="clicked", score=2)
+        logs.auc(SMALL_LOG, label="clicked", score=2)
 
 
 def test_import_rankedu_imports_neither_duckdb_nor_pyspark():
