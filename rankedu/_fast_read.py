@@ -37,7 +37,7 @@ def available() -> bool:
 def parse(data, columns: tuple[str, ...], integer_column: str, integer):
     """``(qid, docno, values)`` of a TREC file, or None.
 
-    ``data`` is the text normalised (``trec_files._normalise``), or the path of a regular file
+    ``data`` is the text normalised (``_trec_load._normalise``), or the path of a regular file
     that Arrow reads itself, block by block, so that the whole text is never in memory; what
     normalising would change (a tab, a comment, a byte order mark) then makes this reader
     decline. ``qid`` and ``docno`` are Arrow ChunkedArrays, ``values`` the float64 scores of a

@@ -16,7 +16,12 @@ import pandas as pd
 
 from rankedu import ties as _ties
 from rankedu._ranked import RankedRun, ranks_within
-from rankedu.trec_files import _docno_order, _Table
+from rankedu._trec_load import _docno_order, _load_pair, _Table
+from rankedu._validation import as_number, as_threshold, one_of
+from rankedu.measures import QueryLists
+
+#: ERR's top grade unless ``max_grade`` is given: gdeval's and ir_measures' default.
+DEFAULT_MAX_GRADE = 4
 
 
 @dataclass
@@ -90,7 +95,7 @@ def _join(judged: _Table, run: _Table, queries: pd.Index, threshold: float, max_
           single_precision: bool, *, lines_needed: bool = False) -> _Joined:
     """Rank the run's lines of ``queries`` and look up each document's judgment.
 
-    ``judged`` and ``run`` share one vocabulary of docnos (``trec_files._load_pair``): a
+    ``judged`` and ``run`` share one vocabulary of docnos (``_trec_load._load_pair``): a
     retrieved document is a judged one exactly when their codes are equal. ``lines``, the run
     table's position of each ranked document, is computed only when ``lines_needed``.
     """
@@ -153,3 +158,59 @@ def _join(judged: _Table, run: _Table, queries: pd.Index, threshold: float, max_
         group=group,
     )
     return _Joined(ranked, lines, grade, found)
+
+
+def _max_grade(judged: _Table, max_grade, needed: bool) -> float:
+    """ERR's g_max: 4 unless given; a qrels grade above it is an error when a measure needs it."""
+    given = max_grade is not None
+    max_grade = as_number(max_grade, "max_grade") if given else float(DEFAULT_MAX_GRADE)
+    if max_grade < 0:
+        raise ValueError(f"max_grade must be >= 0, got {max_grade:g}")
+    top = float(judged.values.max()) if len(judged.values) else 0.0
+    if needed and top > max_grade:
+        default = "" if given else " (ERR's default, gdeval's and ir_measures')"
+        raise ValueError(
+            f"max_grade={max_grade:g}{default} is below the largest grade in the qrels "
+            f"({top:g}); pass max_grade= the top of the grading scale"
+        )
+    return max_grade
+
+
+def _one_query(qrels, run, qid, *, threshold=1, max_grade=None, single_precision=False,
+               max_grade_needed=False, ties="trec_eval"):
+    """One query ranked as ``evaluate`` ranks it, its ties in the ``ties`` order (one of
+    "trec_eval", "optimistic", "pessimistic"): (its ranked-list frame, its per-list inputs, the
+    joined arrays)."""
+    threshold = as_threshold(threshold)
+    one_of(ties, "ties", ("trec_eval", "optimistic", "pessimistic"))
+    judged, ranking = _load_pair(qrels, run)
+    max_grade = _max_grade(judged, max_grade, max_grade_needed)
+    qid = str(qid)
+    for table, name in ((judged, "qrels"), (ranking, "run")):
+        # The two tables share one vocabulary of qids: look for the query's rows.
+        if qid not in table.qids or not (table.qid_codes == table.qids.get_loc(qid)).any():
+            raise ValueError(f"qid: query {qid!r} is not in the {name}")
+    joined = _join(judged, ranking, pd.Index([qid]), threshold, max_grade, single_precision,
+                   lines_needed=True)
+    lines, grade, found, ranked = joined.lines, joined.grade, joined.judged, joined.ranked
+    order = _ties.tie_order(ranked, ties)
+    if order is not None:
+        lines, grade, found = lines[order], grade[order], found[order]
+        ranked = _ties.reorder(ranked, ties)
+    if np.all(grade == np.round(grade)):
+        grade = grade.astype(np.int64)
+    frame = pd.DataFrame({
+        "rank": ranked.rank,
+        "docno": np.asarray(ranking.docnos.take(ranking.doc_codes[lines]), dtype=object),
+        "score": ranking.values[lines],
+        "judged": found,
+        "grade": grade,
+    })
+    frame["docno"] = frame["docno"].astype(str)
+    pool = judged.values[judged.qid_codes == judged.qids.get_loc(qid)]
+    frame.attrs["pool"] = [int(g) if g == round(g) else float(g) for g in pool.tolist()]
+    lists = QueryLists(rels=ranked.gain, pool=np.maximum(pool, 0.0),
+                       n_relevant=int(ranked.n_relevant[0]), threshold=threshold,
+                       max_grade=max_grade, judged=ranked.judged,
+                       n_nonrelevant=int(ranked.n_nonrelevant[0]))
+    return frame, lists, ranked

@@ -11,7 +11,7 @@ Private: no one's API.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 import numpy as np
 
@@ -49,6 +49,16 @@ class RankedRun:
     def sum_by_query(self, values: np.ndarray, k: int | None = None) -> np.ndarray:
         """Sum of ``values`` (one per document) over the top k of each query."""
         return sum_by_query(self.query, self.rank, values, self.n_queries, k)
+
+
+def condensed_run(ranked: RankedRun) -> RankedRun:
+    """The run with its unjudged documents removed and the ranks closed up: every query's
+    condensed list at once (what trec_eval's ``-J`` evaluates)."""
+    keep = np.flatnonzero(ranked.judged)
+    query = ranked.query[keep]
+    return replace(ranked, query=query, rank=ranks_within(query, ranked.n_queries),
+                   gain=ranked.gain[keep], relevant=ranked.relevant[keep],
+                   judged=ranked.judged[keep])
 
 
 def sum_by_query(query, rank, values, n_queries: int, k: int | None = None) -> np.ndarray:

@@ -239,14 +239,14 @@ def query(qrels, run, qid, measure, *, threshold=1, max_grade=None, single_preci
        tie ranks  documents  relevant grades  straddles k  pessimistic  optimistic
     0    1   1-2          2         1   0, 2         True          0.0         1.0
     """
-    trec, measures = import_module("rankedu.trec"), import_module("rankedu.measures")
+    join, measures = import_module("rankedu._join"), import_module("rankedu.measures")
     if not isinstance(measure, str):
         raise TypeError(f"measure must be one measure name (a str), got {type(measure).__name__}")
     (spec,) = measures.parse([measure])
     if ties == "average":
         raise ValueError("ties: explain.query shows one order of the tied documents; "
                          "ties='average' is a mean over all of them (evaluate computes it)")
-    frame, lists, ranked = trec._one_query(
+    frame, lists, ranked = join._one_query(
         qrels, run, qid, threshold=threshold, max_grade=max_grade,
         single_precision=single_precision, max_grade_needed=spec.measure.uses_max_grade,
         ties=ties,

@@ -31,8 +31,6 @@ The book's chapter "Incomplete judgments" (``book/incomplete_judgments.ipynb``) 
 
 from __future__ import annotations
 
-from dataclasses import replace
-
 import numpy as np
 
 from rankedu._common import last
@@ -257,16 +255,6 @@ def condensed_list(rels, judged) -> np.ndarray:
     0.45
     """
     return _condensed_list_steps(rels, judged).value
-
-
-def _judged_only(ranked: RankedRun) -> RankedRun:
-    """The run with its unjudged documents removed and the ranks closed up: every query's
-    condensed list at once (what trec_eval's ``-J`` evaluates)."""
-    keep = np.flatnonzero(ranked.judged)
-    query = ranked.query[keep]
-    return replace(ranked, query=query, rank=ranks_within(query, ranked.n_queries),
-                   gain=ranked.gain[keep], relevant=ranked.relevant[keep],
-                   judged=ranked.judged[keep])
 
 
 # --- Judged@k ------------------------------------------------------------------------------------

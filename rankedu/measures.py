@@ -27,6 +27,7 @@ from importlib import import_module
 import numpy as np
 
 from rankedu import ties as _ties
+from rankedu._ranked import condensed_run
 from rankedu._validation import as_cutoff
 
 # The metric modules (``rankedu.average_precision`` the module, not the function of that name
@@ -233,7 +234,7 @@ class ParsedMeasure:
                     f"orders of tied documents); measures that do: {supported}")
         judged_only, params = self._measure_params()
         if judged_only:
-            condensed = _incomplete._judged_only(ranked)
+            condensed = condensed_run(ranked)
             if ranked.group is not None:  # a tie group keeps its judged documents
                 condensed = replace(condensed, group=ranked.group[ranked.judged])
             ranked = condensed

@@ -56,37 +56,20 @@ import numpy as np
 import pandas as pd
 
 from rankedu import ties as _ties
-from rankedu._join import _join
+# DEFAULT_MAX_GRADE stays trec.DEFAULT_MAX_GRADE too (the command's help prints it).
+from rankedu._join import DEFAULT_MAX_GRADE, _join, _max_grade, _one_query
 from rankedu._ranked import RankedRun
-from rankedu._validation import as_number, as_threshold, one_of
-from rankedu.measures import QueryLists, parse
-from rankedu.trec_files import _load_pair, _Table, read_qrels, read_run
+from rankedu._trec_load import _load_pair, _Table
+from rankedu._validation import as_threshold, one_of
+from rankedu.measures import parse
+from rankedu.trec_files import read_qrels, read_run
 
 __all__ = ["QueryMismatchWarning", "TieInterval", "evaluate", "ranked_list", "read_qrels",
            "read_run", "tie_interval"]
 
-#: ERR's top grade unless ``max_grade`` is given: gdeval's and ir_measures' default.
-DEFAULT_MAX_GRADE = 4
-
 
 class QueryMismatchWarning(UserWarning):
     """The judgments and the run do not hold the same queries; some were not evaluated."""
-
-
-def _max_grade(judged: _Table, max_grade, needed: bool) -> float:
-    """ERR's g_max: 4 unless given; a qrels grade above it is an error when a measure needs it."""
-    given = max_grade is not None
-    max_grade = as_number(max_grade, "max_grade") if given else float(DEFAULT_MAX_GRADE)
-    if max_grade < 0:
-        raise ValueError(f"max_grade must be >= 0, got {max_grade:g}")
-    top = float(judged.values.max()) if len(judged.values) else 0.0
-    if needed and top > max_grade:
-        default = "" if given else " (ERR's default, gdeval's and ir_measures')"
-        raise ValueError(
-            f"max_grade={max_grade:g}{default} is below the largest grade in the qrels "
-            f"({top:g}); pass max_grade= the top of the grading scale"
-        )
-    return max_grade
 
 
 def _queries(judged: _Table, run: _Table, missing: str):
@@ -336,46 +319,6 @@ def _warn_ties(specs, ranked: RankedRun, index: pd.Index) -> None:
             _ties.TieWarning,
             stacklevel=3,
         )
-
-
-def _one_query(qrels, run, qid, *, threshold=1, max_grade=None, single_precision=False,
-               max_grade_needed=False, ties="trec_eval"):
-    """One query ranked as ``evaluate`` ranks it, its ties in the ``ties`` order (one of
-    "trec_eval", "optimistic", "pessimistic"): (its ranked-list frame, its per-list inputs, the
-    joined arrays)."""
-    threshold = as_threshold(threshold)
-    one_of(ties, "ties", ("trec_eval", "optimistic", "pessimistic"))
-    judged, ranking = _load_pair(qrels, run)
-    max_grade = _max_grade(judged, max_grade, max_grade_needed)
-    qid = str(qid)
-    for table, name in ((judged, "qrels"), (ranking, "run")):
-        # The two tables share one vocabulary of qids: look for the query's rows.
-        if qid not in table.qids or not (table.qid_codes == table.qids.get_loc(qid)).any():
-            raise ValueError(f"qid: query {qid!r} is not in the {name}")
-    joined = _join(judged, ranking, pd.Index([qid]), threshold, max_grade, single_precision,
-                   lines_needed=True)
-    lines, grade, found, ranked = joined.lines, joined.grade, joined.judged, joined.ranked
-    order = _ties.tie_order(ranked, ties)
-    if order is not None:
-        lines, grade, found = lines[order], grade[order], found[order]
-        ranked = _ties.reorder(ranked, ties)
-    if np.all(grade == np.round(grade)):
-        grade = grade.astype(np.int64)
-    frame = pd.DataFrame({
-        "rank": ranked.rank,
-        "docno": np.asarray(ranking.docnos.take(ranking.doc_codes[lines]), dtype=object),
-        "score": ranking.values[lines],
-        "judged": found,
-        "grade": grade,
-    })
-    frame["docno"] = frame["docno"].astype(str)
-    pool = judged.values[judged.qid_codes == judged.qids.get_loc(qid)]
-    frame.attrs["pool"] = [int(g) if g == round(g) else float(g) for g in pool.tolist()]
-    lists = QueryLists(rels=ranked.gain, pool=np.maximum(pool, 0.0),
-                       n_relevant=int(ranked.n_relevant[0]), threshold=threshold,
-                       max_grade=max_grade, judged=ranked.judged,
-                       n_nonrelevant=int(ranked.n_nonrelevant[0]))
-    return frame, lists, ranked
 
 
 def ranked_list(qrels, run, qid, *, single_precision=False) -> pd.DataFrame:

@@ -8,6 +8,8 @@ import pandas as pd
 import pytest
 from hypothesis import HealthCheck, settings
 
+from rankedu import _fast_read
+
 # The machine is shared: no per-example deadline (timings are noisy), and a modest number of
 # examples by default. HYPOTHESIS_PROFILE=thorough runs many more.
 settings.register_profile(
@@ -195,3 +197,13 @@ class TrecReference:
 @pytest.fixture(scope="session")
 def trec_reference():
     return TrecReference()
+
+
+@pytest.fixture(params=["arrow", "pandas"])
+def reader(request, monkeypatch):
+    """The test runs on both readers: pyarrow's fast path (when installed) and pandas alone."""
+    if request.param == "arrow" and not _fast_read.available():
+        pytest.skip("pyarrow is not installed")
+    if request.param == "pandas":
+        monkeypatch.setattr(_fast_read, "pa", None)
+    return request.param

@@ -20,21 +20,15 @@ from hypothesis import strategies as st
 import rankedu as rk
 from rankedu import _fast_read
 from rankedu._trec_lines import RUN_COLUMNS, integer
-from rankedu.trec_files import _docno_order, _load_pair, _read_file
+from rankedu._trec_load import _read_file
 
 # trec_eval 10.0's own test files, copied into tests/data/trec_eval with its licence.
 TREC_EVAL_DATA = Path(__file__).resolve().parent / "data" / "trec_eval"
 MEASURES = ["P@1", "P@5", "R@10", "AP", "AP@3", "RR", "nDCG", "nDCG@5", "Rprec", "ERR@3"]
 
 
-@pytest.fixture(autouse=True, params=["arrow", "pandas"])
-def reader(request, monkeypatch):
-    """Every test runs on both readers: pyarrow's fast path (when installed) and pandas alone."""
-    if request.param == "arrow" and not _fast_read.available():
-        pytest.skip("pyarrow is not installed")
-    if request.param == "pandas":
-        monkeypatch.setattr(_fast_read, "pa", None)
-    return request.param
+# Every test runs on both readers (conftest's ``reader``): pyarrow's and pandas alone.
+pytestmark = pytest.mark.usefixtures("reader")
 
 
 def write(tmp_path, name, text):
@@ -208,11 +202,6 @@ def test_a_dash_reads_standard_input(monkeypatch):
     monkeypatch.setattr(sys, "stdin", io.TextIOWrapper(io.BytesIO(b"q Q0 a 1 1.0\n")))
     with pytest.raises(ValueError, match=r"run file '-' \(standard input\), line 1: "):
         rk.read_run("-")
-
-
-def test_qrels_and_run_cannot_both_come_from_standard_input():
-    with pytest.raises(ValueError, match="standard input"):
-        _load_pair("-", "-")
 
 
 def test_the_command_reads_a_run_piped_to_its_standard_input(tmp_path):
@@ -542,30 +531,3 @@ def test_any_line_order_of_the_files_gives_the_same_values(tmp_path, trec_case):
         expected = rk.evaluate(write(tmp_path, "q0", "".join(qrels_lines)),
                                write(tmp_path, "r0", "".join(run_lines)), MEASURES)
         pd.testing.assert_frame_equal(rk.evaluate(*shuffled, MEASURES), expected)
-
-
-def test_a_pair_shares_one_vocabulary_so_equal_codes_mean_equal_documents(trec_case):
-    judged, ranking = _load_pair(trec_case.qrels, trec_case.run)
-    assert judged.docnos is ranking.docnos and judged.qids is ranking.qids
-    assert list(judged.qids) == sorted(trec_case.qrels)
-    judged_pairs = set(zip(judged.qids[judged.qid_codes], judged.docnos[judged.doc_codes]))
-    assert judged_pairs == {(q, d) for q, docs in trec_case.qrels.items() for d in docs}
-    ranked = dict(zip(zip(ranking.qids[ranking.qid_codes], ranking.docnos[ranking.doc_codes]),
-                      ranking.values))
-    assert ranked == {(q, d): s for q, docs in trec_case.run.items() for d, s in docs.items()}
-
-
-@given(st.lists(st.text(alphabet="ab9Zé文-_.", min_size=1, max_size=4), max_size=40),
-       st.data())
-def test_docno_order_ranks_docnos_in_string_order_comparing_only_those_asked(names, data):
-    docnos = pd.Index(list(dict.fromkeys(names)), dtype=str)
-    codes = np.array(data.draw(st.lists(st.integers(0, max(len(docnos) - 1, 0)),
-                                        max_size=20 if len(docnos) else 0)), dtype=np.int64)
-    order = _docno_order(docnos, codes)
-    assert order.dtype == np.int64 and order.shape == codes.shape
-    chosen = [docnos[c] for c in codes]
-    # trec_eval compares with strcmp, byte by byte: that is the order of the UTF-8 bytes.
-    for i in range(len(codes)):
-        for j in range(len(codes)):
-            a, b = chosen[i].encode("utf-8"), chosen[j].encode("utf-8")
-            assert (order[i] < order[j]) == (a < b) and (order[i] == order[j]) == (a == b)
