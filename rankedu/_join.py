@@ -203,7 +203,8 @@ def _one_query(qrels, run, qid, *, threshold=1, max_grade=None, single_precision
         "rank": ranked.rank,
         "docno": np.asarray(ranking.docnos.take(ranking.doc_codes[lines]), dtype=object),
         "score": ranking.values[lines],
-        "judged": found,
+        # A negative grade is "pooled but not judged" (trec_eval), as Judged@k and Bpref read it.
+        "judged": found & (grade >= 0),
         "grade": grade,
     })
     frame["docno"] = frame["docno"].astype(str)

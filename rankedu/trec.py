@@ -341,8 +341,10 @@ def ranked_list(qrels, run, qid, *, single_precision=False) -> pd.DataFrame:
     Returns
     -------
     pandas.DataFrame
-        Columns ``rank`` (from 1), ``docno``, ``score``, ``judged`` (bool) and ``grade`` (the
-        qrels grade, 0 when not judged), one row per retrieved document, best first.
+        Columns ``rank`` (from 1), ``docno``, ``score``, ``judged`` (bool: in the qrels with a
+        grade of 0 or more; a negative grade is "pooled but not judged", as trec_eval, Judged@k
+        and Bpref read it) and ``grade`` (the qrels grade, 0 when not in the qrels), one row per
+        retrieved document, best first.
         ``attrs["pool"]`` holds the grades of every judged document of the query.
 
     Raises

@@ -355,3 +355,11 @@ def test_unknown_or_incomplete_measure_raises_naming_it(measure):
 def test_bad_options_raise_naming_the_option(options, argument):
     with pytest.raises(ValueError, match=argument):
         rk.evaluate({"q": {"a": 3}}, {"q": {"a": 1.0}}, ["ERR@5"], **options)
+
+
+def test_ranked_list_reads_a_negative_grade_as_pooled_but_not_judged_as_judged_at_k_does():
+    qrels, run = {"q": {"a": -1, "b": 1}}, {"q": {"a": 2.0, "b": 1.0, "c": 0.5}}
+    table = rk.ranked_list(qrels, run, "q")
+    assert table["judged"].tolist() == [False, True, False]
+    assert table["grade"].tolist() == [-1, 1, 0]
+    assert rk.evaluate(qrels, run, ["Judged@3"])["Judged@3"].iloc[0] == table["judged"].mean()
