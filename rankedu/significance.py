@@ -33,6 +33,7 @@ from typing import NamedTuple
 
 import numpy as np
 
+from rankedu._common import quantities
 from rankedu._resampling import _BLOCK, _generator, _resamples
 from rankedu._steps import Steps
 from rankedu._validation import as_number, as_numbers, same_length
@@ -255,16 +256,15 @@ def _paired_t_test_steps(a, b) -> Steps:
     else:
         t = p_value = math.nan
     result = PairedTTestResult(mean, standard_error, t, df, p_value)
-    test = {
-        "quantity": np.array(["n", "mean d", "s_d", "SE", "t", "df", "p-value"]),
-        "formula": np.array([
-            "queries", "sum of d_i / n", "sqrt(sum of (d_i - mean d)^2 / (n - 1))",
-            "s_d / sqrt(n)", "mean d / SE", "n - 1",
-            "P(|T| >= |t|) for Student's T on df, two-sided",
-        ]),
-        "value": np.array([n, mean, standard_deviation, standard_error, t, df, p_value],
-                          dtype=float),
-    }
+    test = quantities([
+        ("n", "queries", n),
+        ("mean d", "sum of d_i / n", mean),
+        ("s_d", "sqrt(sum of (d_i - mean d)^2 / (n - 1))", standard_deviation),
+        ("SE", "s_d / sqrt(n)", standard_error),
+        ("t", "mean d / SE", t),
+        ("df", "n - 1", df),
+        ("p-value", "P(|T| >= |t|) for Student's T on df, two-sided", p_value),
+    ])
     queries = {
         "query": np.arange(1, n + 1),
         "a": a_values,
