@@ -40,12 +40,12 @@ def _auc_standard_error_steps(labels, scores) -> Steps:
     table = quantities([
         ("n+", "positives", positives),
         ("n-", "negatives", negatives),
-        ("A", "AUC = U / (n+ n-)", area),
-        ("Q1", "A / (2 - A)", q1),
-        ("Q2", "2 A^2 / (1 + A)", q2),
-        ("term 1", "A (1 - A)", terms[0]),
-        ("term 2", "(n+ - 1)(Q1 - A^2)", terms[1]),
-        ("term 3", "(n- - 1)(Q2 - A^2)", terms[2]),
+        ("AUC", "U / (n+ n-)", area),
+        ("Q1", "AUC / (2 - AUC)", q1),
+        ("Q2", "2 AUC^2 / (1 + AUC)", q2),
+        ("term 1", "AUC (1 - AUC)", terms[0]),
+        ("term 2", "(n+ - 1)(Q1 - AUC^2)", terms[1]),
+        ("term 3", "(n- - 1)(Q2 - AUC^2)", terms[2]),
         ("SE^2", "(term 1 + term 2 + term 3) / (n+ n-)", variance),
         ("SE", "sqrt(SE^2)", value),
     ])

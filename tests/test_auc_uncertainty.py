@@ -52,7 +52,7 @@ def test_explain_auc_standard_error_shows_the_formulas_quantities(running_result
     scores = [0.9, 0.8, 0.35, 0.7, 0.3, 0.2, 0.1, 0.6, 0.5, 0.4]
     explanation = rk.explain.auc_standard_error(labels, scores)
     rows = explanation.table.set_index("quantity")["value"]
-    assert rows["A"] == 0.8 and rows["n+"] == 5 and rows["n-"] == 5
+    assert rows["AUC"] == 0.8 and rows["n+"] == 5 and rows["n-"] == 5
     assert rows["Q1"] == pytest.approx(0.8 / 1.2, abs=1e-15)
     assert rows["Q2"] == pytest.approx(2 * 0.64 / 1.8, abs=1e-15)
     assert rows["SE^2"] == pytest.approx(float(hanley_mcneil_exact(labels, scores)), rel=1e-12)
