@@ -88,7 +88,6 @@ class _Joined:
     ranked: RankedRun
     lines: np.ndarray | None  # the run table's position of each ranked document, if needed
     grade: np.ndarray  # its qrels grade as written (0 when unjudged)
-    judged: np.ndarray  # whether the qrels judge it
 
 
 def _join(judged: _Table, run: _Table, queries: pd.Index, threshold: float, max_grade: float,
@@ -157,7 +156,7 @@ def _join(judged: _Table, run: _Table, queries: pd.Index, threshold: float, max_
         max_grade=max_grade,
         group=group,
     )
-    return _Joined(ranked, lines, grade, found)
+    return _Joined(ranked, lines, grade)
 
 
 def _max_grade(judged: _Table, max_grade, needed: bool) -> float:
@@ -192,10 +191,10 @@ def _one_query(qrels, run, qid, *, threshold=1, max_grade=None, single_precision
             raise ValueError(f"qid: query {qid!r} is not in the {name}")
     joined = _join(judged, ranking, pd.Index([qid]), threshold, max_grade, single_precision,
                    lines_needed=True)
-    lines, grade, found, ranked = joined.lines, joined.grade, joined.judged, joined.ranked
+    lines, grade, ranked = joined.lines, joined.grade, joined.ranked
     order = _ties.tie_order(ranked, ties)
     if order is not None:
-        lines, grade, found = lines[order], grade[order], found[order]
+        lines, grade = lines[order], grade[order]
         ranked = _ties.reorder(ranked, ties)
     if np.all(grade == np.round(grade)):
         grade = grade.astype(np.int64)
@@ -204,7 +203,7 @@ def _one_query(qrels, run, qid, *, threshold=1, max_grade=None, single_precision
         "docno": np.asarray(ranking.docnos.take(ranking.doc_codes[lines]), dtype=object),
         "score": ranking.values[lines],
         # A negative grade is "pooled but not judged" (trec_eval), as Judged@k and Bpref read it.
-        "judged": found & (grade >= 0),
+        "judged": ranked.judged,
         "grade": grade,
     })
     frame["docno"] = frame["docno"].astype(str)
