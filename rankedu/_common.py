@@ -36,6 +36,13 @@ def padded_ranks(n: int, depth: int) -> np.ndarray:
     return np.r_[np.arange(n + 1, n + PADDED_ROWS, dtype=np.int64), np.int64(depth)]
 
 
+def top_k(grades: np.ndarray, k) -> tuple[np.ndarray, np.ndarray]:
+    """The grades of the top ``k`` (all when ``k`` is None, checked as a cutoff) and their ranks 1..k."""
+    k = as_cutoff(k)
+    grades = grades if k is None else grades[:k]
+    return grades, np.arange(1, len(grades) + 1)
+
+
 def harmonic_gap(a: int, b: int) -> float:
     """1/(a+1) + 1/(a+2) + ... + 1/b for integers 0 <= a <= b, without summing b - a terms.
 

@@ -23,10 +23,10 @@ import numbers
 
 import numpy as np
 
-from rankedu._common import last, satisfaction
+from rankedu._common import last, satisfaction, top_k
 from rankedu._ranked import cumprod_by_query, sum_by_query
 from rankedu._steps import Steps
-from rankedu._validation import as_count, as_cutoff, as_number, as_numbers, as_probabilities
+from rankedu._validation import as_count, as_number, as_numbers, as_probabilities
 
 
 def _stop_probabilities(rels, k, max_grade) -> dict[str, np.ndarray]:
@@ -45,12 +45,11 @@ def _stop_probabilities(rels, k, max_grade) -> dict[str, np.ndarray]:
             f"rels holds a negative grade ({grades.min():g}); ERR needs grades in "
             f"[0, max_grade] so that R(g) is a probability"
         )
-    k = as_cutoff(k)
-    grades = grades if k is None else grades[:k]
+    grades, ranks = top_k(grades, k)
     satisfied = satisfaction(grades, max_grade)
     reach, stop = _reach_and_stop(satisfied)
     return {
-        "i": np.arange(1, len(grades) + 1),
+        "i": ranks,
         "rel_i": grades,
         "R_i": satisfied,
         "P(reach i)": reach,

@@ -28,10 +28,10 @@ from __future__ import annotations
 
 import numpy as np
 
-from rankedu._common import last
+from rankedu._common import last, top_k
 from rankedu._ranked import safe_divide, sum_by_query
 from rankedu._steps import Steps
-from rankedu._validation import as_above, as_cutoff, as_numbers, one_of
+from rankedu._validation import as_above, as_numbers, one_of
 
 # Each gain and discount: its column title in the explanation, and the function. A discount
 # takes the ranks and the log base b (only "jarvelin" has one; "log2" is fixed to base 2).
@@ -59,15 +59,8 @@ def _as_base(base, discount: str) -> float:
     return base
 
 
-def _cut(grades: np.ndarray, k) -> tuple[np.ndarray, np.ndarray]:
-    """The grades of the top ``k`` and their ranks 1..k."""
-    k = as_cutoff(k)
-    grades = grades if k is None else grades[:k]
-    return grades, np.arange(1, len(grades) + 1)
-
-
 def _cumulative_gain_steps(rels, k=None) -> Steps:
-    grades, ranks = _cut(as_numbers(rels, "rels"), k)
+    grades, ranks = top_k(as_numbers(rels, "rels"), k)
     columns = {"i": ranks, "rel_i": grades, "CG@i": np.cumsum(grades)}
     return Steps(last(columns["CG@i"]), {"CG": columns})
 
@@ -115,7 +108,7 @@ def _dcg_columns(grades: np.ndarray, k, gain: str, discount: str, base, name: st
     discount_name, discount_of = DISCOUNTS[one_of(discount, "discount", tuple(DISCOUNTS))]
     base = _as_base(base, discount)
     discount_name = discount_name.format(base=f"{base:g}")
-    grades, ranks = _cut(grades, k)
+    grades, ranks = top_k(grades, k)
     columns = {"i": ranks, "rel_i": grades}
     with np.errstate(over="ignore", invalid="ignore"):  # an overflow is reported just below
         if gain != "linear":
