@@ -135,6 +135,13 @@ FROM per_group"""
 _NDCG_TABLE = "WITH" + _NDCG_GROUPS + """
 SELECT g, n, relevant, dcg, idcg, ndcg FROM per_group ORDER BY g"""
 
+
+def _at_cutoff(sql: str, k) -> str:
+    """An nDCG SQL text with its {k} set to the checked cutoff (None: every row of a group)."""
+    k = as_cutoff(k)
+    return sql.replace("{k}", str(MAX_CUTOFF if k is None else k))
+
+
 # --- The public functions. -------------------------------------------------------------------
 
 
@@ -425,10 +432,8 @@ def ndcg(data, *, group: str, score: str, grade: str, k: int | None = None) -> f
     >>> logs.ndcg(log, group="query", score="score", grade="grade", k=1)  # (0/2 + 0.5/1) / 2
     0.25
     """
-    k = as_cutoff(k)
-    n_groups, n_used, ndcg_sum = _run(
-        data, _NDCG_SUMMARY.replace("{k}", str(MAX_CUTOFF if k is None else k)),
-        {"g": group, "s": score, "r": grade})
+    n_groups, n_used, ndcg_sum = _run(data, _at_cutoff(_NDCG_SUMMARY, k),
+                                      {"g": group, "s": score, "r": grade})
     if not n_used:
         raise ValueError(f"grade: no group has a positive grade in column {grade!r}, so no "
                          f"group has an nDCG")
@@ -482,9 +487,8 @@ def ndcg_groups(data, *, group: str, score: str, grade: str,
     0    q1     3         2  1.6964  2.6309  0.6448     1.0
     1    q2     2         1  0.8155  1.0000  0.8155     1.0
     """
-    k = as_cutoff(k)
-    table = _run(data, _NDCG_TABLE.replace("{k}", str(MAX_CUTOFF if k is None else k)),
-                 {"g": group, "s": score, "r": grade}, frame=True)
+    table = _run(data, _at_cutoff(_NDCG_TABLE, k), {"g": group, "s": score, "r": grade},
+                 frame=True)
     table = table.rename(columns={"g": group, "n": "rows", "dcg": "DCG", "idcg": "IDCG",
                                   "ndcg": "nDCG"}).astype(
         {"rows": "int64", "relevant": "int64", "DCG": "float64", "IDCG": "float64",
