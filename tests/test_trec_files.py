@@ -37,6 +37,14 @@ def write(tmp_path, name, text):
     return path
 
 
+def file_lines(case) -> tuple[list[str], list[str]]:
+    """The qrels lines and the run lines of a ``trec_case`` (ranks in the dict's order)."""
+    qrels = [f"{q} 0 {d} {g}\n" for q, docs in case.qrels.items() for d, g in docs.items()]
+    run = [f"{q} Q0 {d} {i} {s} tag\n" for q, docs in case.run.items()
+           for i, (d, s) in enumerate(docs.items(), start=1)]
+    return qrels, run
+
+
 def reference_run(data: bytes) -> pd.DataFrame:
     """An independent reading of a run, line by line, by the rules read_run documents."""
     rows = []
@@ -479,11 +487,9 @@ def test_fingerprints_that_collide_never_match_or_repeat_different_docnos(
 
 def test_without_pyarrow_the_package_reads_with_pandas_and_gives_the_same_values(
         tmp_path, trec_case, monkeypatch):
-    qrels_path = write(tmp_path, "qrels.txt", "".join(
-        f"{q} 0 {d} {g}\n" for q, docs in trec_case.qrels.items() for d, g in docs.items()))
-    run_path = write(tmp_path, "run.txt", "".join(
-        f"{q} Q0 {d} {i} {s} tag\n" for q, docs in trec_case.run.items()
-        for i, (d, s) in enumerate(docs.items(), start=1)))
+    qrels_lines, run_lines = file_lines(trec_case)
+    qrels_path = write(tmp_path, "qrels.txt", "".join(qrels_lines))
+    run_path = write(tmp_path, "run.txt", "".join(run_lines))
     with warnings.catch_warnings():
         warnings.simplefilter("ignore")
         expected = rk.evaluate(qrels_path, run_path, MEASURES)
@@ -502,10 +508,7 @@ def test_without_pyarrow_the_package_reads_with_pandas_and_gives_the_same_values
 
 
 def test_paths_frames_and_dicts_give_the_same_table(tmp_path, trec_case):
-    qrels_lines = [f"{q} 0 {d} {g}\n" for q, docs in trec_case.qrels.items()
-                   for d, g in docs.items()]
-    run_lines = [f"{q} Q0 {d} {i} {s} tag\n" for q, docs in trec_case.run.items()
-                 for i, (d, s) in enumerate(docs.items(), start=1)]
+    qrels_lines, run_lines = file_lines(trec_case)
     qrels_path = write(tmp_path, "qrels.txt", "".join(qrels_lines))
     run_path = write(tmp_path, "run.txt", "".join(run_lines))
     measures = MEASURES + ["ERR", "RR@2"]
@@ -519,10 +522,7 @@ def test_paths_frames_and_dicts_give_the_same_table(tmp_path, trec_case):
 
 
 def test_any_line_order_of_the_files_gives_the_same_values(tmp_path, trec_case):
-    qrels_lines = [f"{q} 0 {d} {g}\n" for q, docs in trec_case.qrels.items()
-                   for d, g in docs.items()]
-    run_lines = [f"{q} Q0 {d} {i} {s} tag\n" for q, docs in trec_case.run.items()
-                 for i, (d, s) in enumerate(docs.items(), start=1)]
+    qrels_lines, run_lines = file_lines(trec_case)
     rng = np.random.default_rng(5)
     shuffled = [write(tmp_path, name, "".join(rng.permutation(lines)))
                 for name, lines in [("q", qrels_lines), ("r", run_lines)]]
