@@ -141,35 +141,15 @@ def _pair_ratio_steps(grades, scores, *, listed=True) -> Steps:
     """The pair ratio from the counts; with ``listed`` (the explanation) also every pair of
     documents with different grades, oriented so that document a has the higher grade."""
     # The listing first: above MAX_LISTED documents it refuses before any counting.
-    pairs = _listed_pairs(grades, scores) if listed else None
+    pairs = _pair_table(grades, scores, graded_only=True) if listed else None
     counts = _pair_counts(grades, scores)
     value = _ratio(counts["concordant"], counts["discordant"])
     tables = {"counts": quantities([*_count_rows(counts), ("rho", "C / D", value)])}
     if listed:
-        keep = pairs["grade order"] != 0
-        higher_first = pairs["grade order"][keep] > 0
-        a = np.where(higher_first, pairs["first"][keep], pairs["second"][keep])
-        b = np.where(higher_first, pairs["second"][keep], pairs["first"][keep])
-        direction = (pairs["grade order"] * pairs["score order"])[keep]
-        concordant = np.cumsum(direction > 0)
-        discordant = np.cumsum(direction < 0)
         with np.errstate(divide="ignore", invalid="ignore"):
-            running = concordant / discordant  # inf at D = 0 < C, nan at C = D = 0, as rho
-        tables = {
-            "pairs": {
-                "a": a + 1,
-                "b": b + 1,
-                "g_a": pairs["grades"][a],
-                "g_b": pairs["grades"][b],
-                "s_a": pairs["scores"][a],
-                "s_b": pairs["scores"][b],
-                "verdict": pairs["verdict"][keep],
-                "C": concordant,
-                "D": discordant,
-                "C/D": running,
-            },
-            **tables,
-        }
+            # inf at D = 0 < C, nan at C = D = 0, as rho
+            pairs["C/D"] = pairs["C"] / pairs["D"]
+        tables = {"pairs": pairs, **tables}
     return Steps(value, tables)
 
 
@@ -244,18 +224,26 @@ def pair_ratio(grades, scores) -> float:
     return _pair_ratio_steps(grades, scores, listed=False).value
 
 
-def _pair_table(grades, scores) -> dict[str, np.ndarray]:
-    """Every pair, with its verdict and the running C and D, for Kendall's tau and gamma."""
+def _pair_table(grades, scores, *, graded_only=False) -> dict[str, np.ndarray]:
+    """Every pair, with its verdict and the running C and D, for the explanations; with
+    ``graded_only`` (the pair ratio's) only the pairs with different grades, oriented so that
+    document a has the higher grade."""
     pairs = _listed_pairs(grades, scores)
-    direction = pairs["grade order"] * pairs["score order"]
+    a, b, grade_order = pairs["first"], pairs["second"], pairs["grade order"]
+    direction, verdict = grade_order * pairs["score order"], pairs["verdict"]
+    if graded_only:
+        keep = grade_order != 0
+        higher_first = grade_order[keep] > 0
+        a, b = (np.where(higher_first, a[keep], b[keep]), np.where(higher_first, b[keep], a[keep]))
+        direction, verdict = direction[keep], verdict[keep]
     return {
-        "a": pairs["first"] + 1,
-        "b": pairs["second"] + 1,
-        "g_a": pairs["grades"][pairs["first"]],
-        "g_b": pairs["grades"][pairs["second"]],
-        "s_a": pairs["scores"][pairs["first"]],
-        "s_b": pairs["scores"][pairs["second"]],
-        "verdict": pairs["verdict"],
+        "a": a + 1,
+        "b": b + 1,
+        "g_a": pairs["grades"][a],
+        "g_b": pairs["grades"][b],
+        "s_a": pairs["scores"][a],
+        "s_b": pairs["scores"][b],
+        "verdict": verdict,
         "C": np.cumsum(direction > 0),
         "D": np.cumsum(direction < 0),
     }
