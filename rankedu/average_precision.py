@@ -39,7 +39,7 @@ def _average_precision_steps(rels, k=None, n_relevant=None, threshold=1) -> Step
     total = relevant_count(listed, n_relevant)
     columns["P@i·relevant"] = columns["P@i"] * columns["relevant"]
     columns["sum"] = np.cumsum(columns["P@i·relevant"])
-    columns["AP@i"] = columns["sum"] / total if total else np.zeros(len(columns["i"]))
+    columns["AP@i"] = safe_divide(columns["sum"], total)
     return Steps(last(columns["AP@i"]), {"AP": columns})
 
 

@@ -84,7 +84,7 @@ def precision_at_k(rels, k, *, threshold=1) -> float:
 def _recall_at_k_steps(rels, k, n_relevant=None, threshold=1) -> Steps:
     columns, listed = relevance_columns(rels, k, threshold)
     total = relevant_count(listed, n_relevant)
-    columns["R@i"] = columns["hits@i"] / total if total else np.zeros(len(columns["i"]))
+    columns["R@i"] = safe_divide(columns["hits@i"], total)
     return Steps(last(columns["R@i"]), {"R@k": columns})
 
 

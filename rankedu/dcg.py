@@ -282,7 +282,7 @@ def _ndcg_steps(rels, k=None, pool=None, gain="linear", discount="log2", base=2)
         )
     # The DCG table ends in the running NDCG: the DCG so far over the whole ideal DCG@k.
     running = actual.tables["DCG"]["DCG@i"]
-    share = running / ideal.value if ideal.value else np.zeros(len(running))
+    share = safe_divide(running, ideal.value)
     return Steps(last(share), {"DCG": {**actual.tables["DCG"], "DCG@i/IDCG": share}, **ideal.tables})
 
 
