@@ -17,6 +17,8 @@ from __future__ import annotations
 import numpy as np
 import pandas as pd
 
+from rankedu._trec_lines import integer_values
+
 try:
     import pyarrow as pa
     import pyarrow.compute as pc
@@ -34,15 +36,14 @@ def available() -> bool:
     return pa is not None
 
 
-def parse(data, columns: tuple[str, ...], integer_column: str, integer):
+def parse(data, columns: tuple[str, ...], integer_column: str):
     """``(qid, docno, values)`` of a TREC file, or None.
 
     ``data`` is the text normalised (``_trec_load._normalise``), or the path of a regular file
     that Arrow reads itself, block by block, so that the whole text is never in memory; what
     normalising would change (a tab, a comment, a byte order mark) then makes this reader
     decline. ``qid`` and ``docno`` are Arrow ChunkedArrays, ``values`` the float64 scores of a
-    run or grades of qrels; ``integer(text)`` is the integer a field holds, or None. None when
-    pyarrow is absent, the text is empty, or some line is not in the plain form (module
+    run or grades of qrels. None when pyarrow is absent, the text is empty, or some line is not in the plain form (module
     docstring).
     """
     if pa is None or not data:
@@ -91,10 +92,9 @@ def parse(data, columns: tuple[str, ...], integer_column: str, integer):
         integers = numbers.cast(pa.int64()).to_numpy() if "score" not in columns else None
     else:  # few distinct texts (a sign, "1.0"...): each checked as the exact reader checks it
         codes, texts = _encode([numbers])
-        converted = [integer(text) for text in texts.to_pylist()]
-        if None in converted:
+        integers = integer_values(codes, texts.to_pylist())
+        if integers is None:
             return None
-        integers = np.array(converted, dtype=np.int64)[codes]
     if "score" in columns:
         values = table.column("score").to_numpy()
         if not np.isfinite(values).all():

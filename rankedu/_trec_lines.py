@@ -41,6 +41,13 @@ def integer(value: str) -> int | None:
     return number if _INT64[0] <= number <= _INT64[1] else None
 
 
+def integer_values(codes: np.ndarray, texts) -> np.ndarray | None:
+    """An integer column as int64, from its distinct ``texts`` and each row's index into them
+    (``codes``), or None if some text is not an integer in int64's range (both readers')."""
+    converted = [integer(text) for text in texts]
+    return None if None in converted else np.array(converted, dtype=np.int64)[codes]
+
+
 def line_problem(fields: list[str], kind: str) -> str | None:
     """What is wrong with one line's fields, or None."""
     columns, _, integer_column, min_fields, max_fields = KINDS[kind]

@@ -25,7 +25,7 @@ import pandas as pd
 
 from rankedu import _fast_read
 from rankedu._trec_lines import (
-    KINDS, integer, line_of_row, raise_bad_line, skipped_lines,
+    KINDS, integer_values, line_of_row, raise_bad_line, skipped_lines,
 )
 from rankedu._validation import as_numbers
 
@@ -106,12 +106,12 @@ def _read_file(path, kind: str, *, text: bool = False) -> tuple[pd.DataFrame | N
     if not text and _fast_read.available() and _regular_file(path):
         # Arrow reads a file itself, block by block: a 10M-line run's 540 MB of text are never
         # in memory at once. If it declines, the text is read, normalised and offered again.
-        parsed = _fast_read.parse(os.fspath(path), *KINDS[kind][:3:2], integer)
+        parsed = _fast_read.parse(os.fspath(path), *KINDS[kind][:3:2])
     if parsed is None:
         raw, origin = _read_bytes(path, kind)
         data = _normalise(raw)
         del raw
-        parsed = None if text else _fast_read.parse(data, *KINDS[kind][:3:2], integer)
+        parsed = None if text else _fast_read.parse(data, *KINDS[kind][:3:2])
     else:
         origin = f"{kind} file {os.fspath(path)!r}"
     if parsed is not None:
@@ -161,7 +161,7 @@ def _parse(data: bytes, kind: str, sep: str, text: bool):
             return None
     if (frame["docno"].to_numpy() == "").any():
         return None
-    integers = _integers(frame[integer_column].to_numpy())
+    integers = integer_values(*pd.factorize(frame[integer_column].to_numpy()))
     if integers is None:
         return None
     if kind == "run":
@@ -183,13 +183,6 @@ def _distinct(values: np.ndarray) -> np.ndarray:
     firsts = np.ones(len(values), dtype=bool)
     np.not_equal(values[1:], values[:-1], out=firsts[1:])
     return pd.unique(values[firsts])
-
-
-def _integers(field: np.ndarray) -> np.ndarray | None:
-    """The integer column as int64, or None if some value is not an integer in int64's range."""
-    codes, distinct = pd.factorize(field)
-    converted = [integer(value) for value in distinct]
-    return None if None in converted else np.array(converted, dtype=np.int64)[codes]
 
 
 def _from_frame(frame: pd.DataFrame, kind: str, name: str) -> _Rows:

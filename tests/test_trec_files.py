@@ -19,7 +19,7 @@ from hypothesis import strategies as st
 
 import rankedu as rk
 from rankedu import _fast_read
-from rankedu._trec_lines import RUN_COLUMNS, integer
+from rankedu._trec_lines import RUN_COLUMNS
 from rankedu._trec_load import _read_file
 
 # trec_eval 10.0's own test files, copied into tests/data/trec_eval with its licence.
@@ -414,16 +414,16 @@ def test_the_fast_reader_reads_what_the_exact_reader_reads_or_declines(reader, d
 
 def test_the_fast_reader_takes_a_plain_file_and_declines_what_it_cannot_read(reader):
     if reader == "pandas":
-        assert _fast_read.parse(b"q1 Q0 d1 1 0.5 t\n", RUN_COLUMNS, "rank", integer) is None
+        assert _fast_read.parse(b"q1 Q0 d1 1 0.5 t\n", RUN_COLUMNS, "rank") is None
         return
     qid, docno, values = _fast_read.parse(b"q1 Q0 d1 1 0.5 t\nq1 Q0 d2 2 0.25 t\n",
-                                          RUN_COLUMNS, "rank", integer)
+                                          RUN_COLUMNS, "rank")
     assert qid.to_pylist() == ["q1", "q1"] and docno.to_pylist() == ["d1", "d2"]
     assert values.tolist() == [0.5, 0.25]
     for declined in [b"q1 Q0 d1 1 0.5 t x\n", b"q1  Q0 d1 1 0.5 t\n", b"q1 Q0 d1 1 0.5 \n",
                      b"q1 Q0 d1 0x1 0.5 t\n", b"q1 Q0 d1 1 nan t\n", b"q1 Q0 d1 1 1e999 t\n",
                      b"q1 Q0 d\xff 1 0.5 t\n", b""]:
-        assert _fast_read.parse(declined, RUN_COLUMNS, "rank", integer) is None, declined
+        assert _fast_read.parse(declined, RUN_COLUMNS, "rank") is None, declined
 
 
 def string_lengths(column):
