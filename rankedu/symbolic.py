@@ -28,7 +28,7 @@ import numbers
 
 import sympy
 
-from rankedu._validation import as_above, as_cutoff
+from rankedu._validation import as_above, as_cutoff, one_of
 from rankedu.symbolic_auc import (
     pair_credits,
     roc_auc_area,
@@ -110,15 +110,13 @@ def _exact(x):
 
 
 def _gain(grade, kind):
-    if kind not in _GAINS:
-        raise ValueError(f"gain: must be one of {_GAINS}, got {kind!r}")
+    one_of(kind, "gain", _GAINS)
     g = _exact(grade)
     return g if kind == "linear" else 2**g - 1
 
 
 def _discount(rank, kind, base=2):
-    if kind not in _DISCOUNTS:
-        raise ValueError(f"discount: must be one of {_DISCOUNTS}, got {kind!r}")
+    one_of(kind, "discount", _DISCOUNTS)
     if isinstance(rank, bool) or not isinstance(rank, numbers.Integral) or rank < 1:
         raise ValueError(f"rank: must be an int >= 1, got {rank!r}")
     as_above(base, "base", 1)  # a finite real number > 1, as rk.dcg requires
