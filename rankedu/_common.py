@@ -135,6 +135,20 @@ def satisfaction(grades, max_grade: float):
     return np.exp2(grades - max_grade) - np.exp2(-max_grade)
 
 
+def two_sided_test(difference: float, standard_error: float, tail) -> tuple[float, float]:
+    """The statistic difference / standard error and its two-sided p-value ``tail(statistic)``.
+
+    A standard error of 0 (every paired difference the same) gives ±inf and p = 0.0 when the
+    difference is not 0, and nan for both when it is (there is nothing to test).
+    """
+    if standard_error > 0:
+        statistic = difference / standard_error
+        return statistic, tail(statistic)
+    if difference != 0:
+        return math.copysign(math.inf, difference), 0.0
+    return math.nan, math.nan
+
+
 def quantities(rows) -> dict[str, np.ndarray]:
     """A table of named quantities, one per row, from (quantity, formula, value) triples."""
     quantity, formula, value = zip(*rows)

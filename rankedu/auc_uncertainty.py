@@ -22,7 +22,7 @@ from typing import NamedTuple
 
 import numpy as np
 
-from rankedu._common import quantities, rank_sums, twice_midranks
+from rankedu._common import quantities, rank_sums, twice_midranks, two_sided_test
 from rankedu._steps import Steps
 from rankedu._validation import two_classes
 
@@ -162,13 +162,8 @@ def _delong_test_steps(labels, scores_a, scores_b) -> Steps:
     gap = v_a - v_b
     variance = float(np.var(gap[positive], ddof=1) / positives + np.var(gap[~positive], ddof=1) / negatives)
     standard_error = math.sqrt(variance)
-    if standard_error > 0:
-        z = difference / standard_error
-        p_value = math.erfc(abs(z) / math.sqrt(2))
-    elif difference != 0:
-        z, p_value = math.copysign(math.inf, difference), 0.0
-    else:
-        z = p_value = math.nan
+    z, p_value = two_sided_test(difference, standard_error,
+                                lambda z: math.erfc(abs(z) / math.sqrt(2)))
     result = DeLongResult(auc_a, auc_b, difference, standard_error, z, p_value)
     test = quantities([
         ("n+", "positives", positives),

@@ -33,7 +33,7 @@ from typing import NamedTuple
 
 import numpy as np
 
-from rankedu._common import quantities
+from rankedu._common import quantities, two_sided_test
 from rankedu._resampling import _BLOCK, _generator, _resamples
 from rankedu._steps import Steps
 from rankedu._validation import as_number, as_numbers, same_length
@@ -248,13 +248,7 @@ def _paired_t_test_steps(a, b) -> Steps:
     standard_deviation = math.sqrt(variance)
     standard_error = standard_deviation / math.sqrt(n)
     df = n - 1
-    if standard_error > 0:
-        t = mean / standard_error
-        p_value = _student_t_two_sided(t, df)
-    elif mean != 0:
-        t, p_value = math.copysign(math.inf, mean), 0.0
-    else:
-        t = p_value = math.nan
+    t, p_value = two_sided_test(mean, standard_error, lambda t: _student_t_two_sided(t, df))
     result = PairedTTestResult(mean, standard_error, t, df, p_value)
     test = quantities([
         ("n", "queries", n),
