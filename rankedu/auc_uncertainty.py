@@ -35,7 +35,7 @@ def _auc_standard_error_steps(labels, scores) -> Steps:
     q2 = 2 * area**2 / (1 + area)
     terms = (area * (1 - area), (positives - 1) * (q1 - area**2), (negatives - 1) * (q2 - area**2))
     variance = sum(terms) / (positives * negatives)
-    # The three terms are variances and cannot be negative; a rounding error at A = 0 or 1 can.
+    # The three terms are variances and cannot be negative; a rounding error at AUC = 0 or 1 can.
     value = math.sqrt(max(variance, 0.0))
     table = quantities([
         ("n+", "positives", positives),
@@ -57,15 +57,16 @@ def auc_standard_error(labels, scores) -> float:
 
     .. math::
 
-        SE^2 = \frac{A(1 - A) + (n^+ - 1)(Q_1 - A^2) + (n^- - 1)(Q_2 - A^2)}{n^+ n^-},
-        \qquad Q_1 = \frac{A}{2 - A}, \quad Q_2 = \frac{2A^2}{1 + A}
+        SE^2 = \frac{\mathrm{AUC}(1 - \mathrm{AUC}) + (n^+ - 1)(Q_1 - \mathrm{AUC}^2)
+                      + (n^- - 1)(Q_2 - \mathrm{AUC}^2)}{n^+ n^-},
+        \qquad Q_1 = \frac{\mathrm{AUC}}{2 - \mathrm{AUC}}, \quad Q_2 = \frac{2\,\mathrm{AUC}^2}{1 + \mathrm{AUC}}
 
-    A is :func:`roc_auc`. With the true Q1 (the probability that two random positives both
+    AUC is :func:`roc_auc`. With the true Q1 (the probability that two random positives both
     score above one random negative) and Q2 (that one random positive scores above two random
     negatives) the formula is the exact variance of the AUC over new samples of n+ positives
     and n- negatives. Hanley and McNeil's closed forms for Q1 and Q2 are exact when one
     class's survival function is a power of the other's (two exponential distributions, for
-    instance), and close for most other shapes; A is the observed AUC, so the result is an
+    instance), and close for most other shapes; AUC is the observed one, so the result is an
     estimate. For two models on the same items, whose AUCs are correlated, use
     :func:`delong_test` instead.
 
@@ -79,7 +80,7 @@ def auc_standard_error(labels, scores) -> float:
     Returns
     -------
     float
-        At least 0; 0.0 when A is 0 or 1.
+        At least 0; 0.0 when the AUC is 0 or 1.
 
     Raises
     ------
@@ -92,7 +93,7 @@ def auc_standard_error(labels, scores) -> float:
 
     Notes
     -----
-    The chapter :doc:`/book/roc_auc` explains it. ``rk.explain.auc_standard_error`` shows A,
+    The chapter :doc:`/book/roc_auc` explains it. ``rk.explain.auc_standard_error`` shows AUC,
     Q1, Q2, n+, n- and each term of the formula.
 
     References
