@@ -83,7 +83,7 @@ def _bpref_steps(rels, judged=None, n_relevant=None, n_nonrelevant=None, thresho
         "min(m_i,R)/min(N,R)": penalty,
         "credit": credit,
         "Σ credit": running,
-        "bpref@i": running / total if total else np.zeros(len(grades)),
+        "bpref@i": safe_divide(running, total),
     }
     counts = {"R": np.array([total]), "N": np.array([others]),
               "min(N,R)": np.array([min(total, others)])}
