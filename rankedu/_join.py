@@ -34,25 +34,29 @@ class _Permutation:
     at: np.ndarray | None = None
     source: np.ndarray | None = None
 
-    def apply(self, values: np.ndarray, *, within_queries: bool = False) -> np.ndarray:
+    def apply(self, values: np.ndarray, *, within_queries: bool = False,
+              owned: bool = False) -> np.ndarray:
         """``values`` in rank order (``within_queries``: values equal throughout each query, as
-        the query index is, which a patch of ties never changes)."""
+        the query index is, which a patch of ties never changes; ``owned``: an array no one
+        else reads, patched in place)."""
         if self.full is not None:
             return values[self.full]
         if self.at is None or within_queries:
             return values
-        out = values.copy()
+        out = values if owned else values.copy()
         out[self.at] = values[self.source]
         return out
 
 
-def _rank_order(query: np.ndarray, score: np.ndarray, doc_codes: np.ndarray,
-                docnos: pd.Index) -> _Permutation:
-    """The order (query ascending, score descending, docno descending) of the lines.
+def _rank_order(query: np.ndarray, score: np.ndarray, run: _Table,
+                rows: np.ndarray | None) -> tuple[_Permutation, np.ndarray | None]:
+    """The order (query ascending, score descending, docno descending) of the lines, and the
+    tie group of each line in that order (None when no two scores of a query tie).
 
-    Docnos are compared as strings only where two scores of one query tie, so a run naming a
-    million different documents costs no sort of a million strings. A run written query by
-    query, best first (as most are) is checked in one pass and not sorted at all.
+    ``rows`` are the lines of the run table (None: all of them). Docnos are compared as strings
+    only where two scores of one query tie, so a run naming a million different documents
+    costs no sort of a million strings. A run written query by query, best first (as most
+    are) is checked in one pass and not sorted at all.
     """
     n = len(query)
     same_query = query[1:] == query[:-1]
@@ -66,19 +70,22 @@ def _rank_order(query: np.ndarray, score: np.ndarray, doc_codes: np.ndarray,
         q, s = query[order], score[order]
     tied = (q[1:] == q[:-1]) & (s[1:] == s[:-1])
     if not tied.any():
-        return _Permutation(full=order)
+        return _Permutation(full=order), None
+    # Tie groups are numbered down the ranking (documents of one query with equal scores).
+    group = np.empty(n, dtype=np.int32 if n < 2**31 else np.int64)
+    group[0] = 0
+    np.cumsum(~tied, out=group[1:])
     in_tie = np.zeros(n, dtype=bool)
     in_tie[:-1] |= tied
     in_tie[1:] |= tied
     positions = np.flatnonzero(in_tie)
-    group = np.cumsum(np.r_[True, ~tied[positions[:-1]]])
     lines = positions if order is None else order[positions]
-    by_name = _docno_order(docnos, doc_codes[lines])
-    lines = lines[np.lexsort((-by_name, group))]
+    by_name = _docno_order(run.docnos(lines if rows is None else rows[lines]))
+    lines = lines[np.lexsort((-by_name, group[positions]))]
     if order is None:
-        return _Permutation(at=positions, source=lines)
+        return _Permutation(at=positions, source=lines), group
     order[positions] = lines
-    return _Permutation(full=order)
+    return _Permutation(full=order), group
 
 
 @dataclass
@@ -87,51 +94,43 @@ class _Joined:
 
     ranked: RankedRun
     lines: np.ndarray | None  # the run table's position of each ranked document, if needed
-    grade: np.ndarray  # its qrels grade as written (0 when unjudged)
+    grade: np.ndarray | None  # its qrels grade as written (0 when unjudged), if lines needed
 
 
 def _join(judged: _Table, run: _Table, queries: pd.Index, threshold: float, max_grade: float,
           single_precision: bool, *, lines_needed: bool = False) -> _Joined:
     """Rank the run's lines of ``queries`` and look up each document's judgment.
 
-    ``judged`` and ``run`` share one vocabulary of docnos (``_trec_load._load_pair``): a
-    retrieved document is a judged one exactly when their codes are equal. ``lines``, the run
-    table's position of each ranked document, is computed only when ``lines_needed``.
+    ``run.judgment`` is each run line's row of ``judged`` (``_trec_load._load_pair``).
+    ``lines``, the run table's position of each ranked document, is computed only when
+    ``lines_needed``.
     """
     n_queries = len(queries)
-    run_query = queries.get_indexer(run.qids)[run.qid_codes]
+    run_query = _renumber(run, queries)
     kept = None if (run_query >= 0).all() else np.flatnonzero(run_query >= 0)
     if kept is None:
-        query, docs, score = run_query, run.doc_codes, run.values
+        query, judgment, score = run_query, run.judgment, run.values
     else:
-        query, docs, score = run_query[kept], run.doc_codes[kept], run.values[kept]
+        query, judgment, score = run_query[kept], run.judgment[kept], run.values[kept]
     if single_precision:
         score = score.astype(np.float32).astype(np.float64)
-    order = _rank_order(query, score, docs, run.docnos)
-    query, docs = order.apply(query, within_queries=True), order.apply(docs)
-    group = _ties.tie_groups(query, order.apply(score))
+    order, group = _rank_order(query, score, run, kept)
+    query = order.apply(query, within_queries=True)
     lines = None
     if lines_needed:
         lines = order.apply(np.arange(len(run_query)) if kept is None else kept)
 
-    # The judgment of each retrieved document: only documents some query judges (few, in a
-    # real run) are looked up, by the integer key (query, docno code).
-    judged_query = queries.get_indexer(judged.qids)[judged.qid_codes]
-    width = max(len(run.docnos), 1)
+    # The judgment of each retrieved document (a query the run and the qrels share).
+    found = judgment >= 0
+    grade = np.zeros(len(found))
+    grade[found] = judged.values[judgment[found]]
+    found, grade = order.apply(found, owned=True), order.apply(grade, owned=True)
+    relevant, is_judged = found & (grade >= threshold), found & (grade >= 0)
+    del found
+    # The grades as written only for a ranked list (they show negative grades); else in place.
+    gain = np.maximum(grade, 0.0, out=None if lines_needed else grade)
+    judged_query = _renumber(judged, queries)
     usable = np.flatnonzero(judged_query >= 0)
-    key = judged_query[usable] * width + judged.doc_codes[usable]
-    by_key = np.argsort(key)
-    key, key_grade = key[by_key], judged.values[usable][by_key]
-    ever_judged = np.zeros(width, dtype=bool)
-    ever_judged[judged.doc_codes[usable]] = True
-    candidate = np.flatnonzero(ever_judged[docs])
-    grade, found = np.zeros(len(query)), np.zeros(len(query), dtype=bool)
-    if len(key) and len(candidate):
-        wanted = query[candidate] * width + docs[candidate]
-        at = np.minimum(np.searchsorted(key, wanted), len(key) - 1)
-        hit = key[at] == wanted
-        found[candidate[hit]] = True
-        grade[candidate[hit]] = key_grade[at[hit]]
 
     # Per query, from the qrels: the relevant count and the ideal ranking of the positive grades.
     qrels_query, qrels_grade = judged_query[usable], judged.values[usable]
@@ -145,9 +144,9 @@ def _join(judged: _Table, run: _Table, queries: pd.Index, threshold: float, max_
         n_queries=n_queries,
         query=query,
         rank=ranks_within(query, n_queries),
-        gain=np.maximum(grade, 0.0),
-        relevant=found & (grade >= threshold),
-        judged=found & (grade >= 0),
+        gain=gain,
+        relevant=relevant,
+        judged=is_judged,
         n_relevant=n_relevant,
         n_nonrelevant=n_nonrelevant,
         ideal_query=ideal_query,
@@ -156,7 +155,16 @@ def _join(judged: _Table, run: _Table, queries: pd.Index, threshold: float, max_
         max_grade=max_grade,
         group=group,
     )
-    return _Joined(ranked, lines, grade)
+    return _Joined(ranked, lines, grade if lines_needed else None)
+
+
+def _renumber(table: _Table, queries: pd.Index) -> np.ndarray:
+    """Each line's index in ``queries`` (-1 for a query not evaluated); the table's own codes
+    when they already are (no copy)."""
+    index = queries.get_indexer(table.qids)
+    if len(index) == len(queries) and (index == np.arange(len(index))).all():
+        return table.qid_codes
+    return index[table.qid_codes]
 
 
 def _max_grade(judged: _Table, max_grade, needed: bool) -> float:
@@ -200,7 +208,7 @@ def _one_query(qrels, run, qid, *, threshold=1, max_grade=None, single_precision
         grade = grade.astype(np.int64)
     frame = pd.DataFrame({
         "rank": ranked.rank,
-        "docno": np.asarray(ranking.docnos.take(ranking.doc_codes[lines]), dtype=object),
+        "docno": ranking.docnos(lines),
         "score": ranking.values[lines],
         # A negative grade is "pooled but not judged" (trec_eval), as Judged@k and Bpref read it.
         "judged": ranked.judged,

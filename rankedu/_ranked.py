@@ -17,10 +17,16 @@ import numpy as np
 
 
 def ranks_within(query: np.ndarray, n_queries: int) -> np.ndarray:
-    """The rank (from 1) of each entry within its query; ``query`` is non-decreasing."""
+    """The rank (from 1) of each entry within its query; ``query`` is non-decreasing.
+
+    A running count of ones that drops back to 1 at each query's first entry: one array, no
+    temporary as long as it.
+    """
     counts = np.bincount(query, minlength=n_queries)
-    first = np.cumsum(counts) - counts
-    return np.arange(1, len(query) + 1, dtype=np.int64) - np.repeat(first, counts)
+    counts = counts[counts > 0]
+    rank = np.ones(len(query), dtype=np.int32 if len(query) < 2**31 else np.int64)
+    rank[np.cumsum(counts[:-1])] = 1 - counts[:-1]
+    return np.cumsum(rank, out=rank)
 
 
 @dataclass
@@ -31,8 +37,8 @@ class RankedRun:
     """
 
     n_queries: int
-    query: np.ndarray  # int64 query index 0..n_queries-1
-    rank: np.ndarray  # int64 rank within the query, from 1
+    query: np.ndarray  # int32 (or int64) query index 0..n_queries-1
+    rank: np.ndarray  # int32 (int64 past 2**31 entries) rank within the query, from 1
     gain: np.ndarray  # float64 judged grade; 0 when unjudged or negative (trec_eval's reading)
     relevant: np.ndarray  # bool: judged with a grade >= threshold
     judged: np.ndarray  # bool: judged with a grade >= 0 (a negative grade: pooled, not judged)
@@ -42,8 +48,8 @@ class RankedRun:
     ideal_rank: np.ndarray  # their query, their rank in the ideal ranking,
     ideal_gain: np.ndarray  # and the grade
     max_grade: float  # ERR's g_max
-    # int64 per document: its tie group, documents of one query with equal scores (numbered
-    # down the run, non-decreasing); None when the scores are not known (every group one document)
+    # int32 (int64) per document: its tie group, documents of one query with equal scores
+    # (numbered down the run, non-decreasing); None when every group is one document (no tie)
     group: np.ndarray | None = None
 
     def sum_by_query(self, values: np.ndarray, k: int | None = None) -> np.ndarray:

@@ -43,7 +43,7 @@ def integer(value: str) -> int | None:
 
 def integer_values(codes: np.ndarray, texts) -> np.ndarray | None:
     """An integer column as int64, from its distinct ``texts`` and each row's index into them
-    (``codes``), or None if some text is not an integer in int64's range (both readers')."""
+    (``codes``), or None if some text is not an integer in int64's range."""
     converted = [integer(text) for text in texts]
     return None if None in converted else np.array(converted, dtype=np.int64)[codes]
 

@@ -1,11 +1,12 @@
-"""Loading TREC inputs as integer codes: the reading, the shared vocabulary and the docno order.
+"""Loading TREC inputs: the reading, the query codes, the links of a run to its judgments, and
+the docno order.
 
 ``_read_file`` parses a run or qrels file (the rules are in :mod:`rankedu.trec_files`, whose
 ``read_run`` and ``read_qrels`` call it); ``_load_pair`` turns the two inputs of ``evaluate``
-(each a path, ``"-"`` for standard input, a frame or a dict of dicts) into tables of integer
-codes that share one vocabulary of query ids and one of docnos, so that joining a run with its
-judgments compares integers, never strings; ``_docno_order`` orders docnos only where they
-break ties (``rankedu._join``).
+(each a path, ``"-"`` for standard input, a frame or a dict of dicts) into tables that share
+one vocabulary of query ids, checks that no input lists a document twice for a query, and
+gives each run line the row of its judgment (``_link``: one sort of integer keys, never of
+strings); ``_docno_order`` orders docnos only where they break ties (``rankedu._join``).
 """
 
 from __future__ import annotations
@@ -40,18 +41,28 @@ _OTHER_BLANKS = bytes.maketrans(b"\t\v\f", b"   ")
 
 @dataclass
 class _Table:
-    """One input as integer codes: which query and document each row is, and its value.
+    """One input as query codes, its docnos and its values.
 
-    ``docnos`` is unsorted (first seen first): sorting a million docnos costs more than the rest
-    of an evaluation, and they matter only to break ties, which ``_docno_order`` orders.
+    Docnos stay as read (an Arrow column from the fast reader, else an object array of str):
+    sorting or hashing millions of them costs more than the rest of an evaluation. They
+    matter to find the lines that name one document (:func:`_link`, through fingerprints) and
+    to break ties (:func:`_docno_order`, among the tied documents only).
     """
 
-    qid_codes: np.ndarray  # int64, index into qids
-    qids: pd.Index  # query ids (str), sorted
-    doc_codes: np.ndarray  # int64, index into docnos
-    docnos: pd.Index  # document ids (str), unsorted; shared by both tables of _load_pair
+    qid_codes: np.ndarray  # int32, index into qids
+    qids: pd.Index  # query ids (str), sorted; shared by both tables of _load_pair
+    docno: object  # each line's docno: an Arrow ChunkedArray or an object array of str
     values: np.ndarray  # float64: scores of a run, grades of qrels
     origin: str  # how messages name the input: "run file 'x.run'", "qrels", ...
+    skipped: np.ndarray | None = None  # a file's lines (from 1) that hold no record
+    # a run's: the row of the qrels table with its query and docno, -1 if none (_load_pair)
+    judgment: np.ndarray | None = None
+
+    def docnos(self, rows: np.ndarray) -> np.ndarray:
+        """The docnos of ``rows`` (in any order) as an object array of str."""
+        if isinstance(self.docno, np.ndarray):
+            return self.docno[rows]
+        return _fast_read.texts(self.docno, rows)
 
 
 @dataclass
@@ -231,81 +242,157 @@ def _rows(source, kind: str, name: str) -> _Rows:
 
 
 def _encode(*inputs: _Rows) -> list[_Table]:
-    """Integer codes for every input, in one vocabulary of qids and one of docnos."""
+    """Each input as a table, with one vocabulary of query ids, checked for a document listed
+    twice for a query; with two inputs, the second's ``judgment`` links it to the first."""
+    if inputs and not any(isinstance(rows.docno, np.ndarray) for rows in inputs):
+        qid_codes, qids = _fast_read.string_codes(_fast_read.joined([rows.qid for rows in inputs]))
+        for rows in inputs:  # coded: the query ids' text is no longer needed
+            rows.qid = None
+        _fast_read.release()
+        docno = _fast_read.joined([rows.docno for rows in inputs])
+
+        def prints():
+            return _fast_read.fingerprints(docno)
+
+        def same(a, b):
+            return _fast_read.same(docno, a, b)
+    else:
+        for rows in inputs:  # one input from a file, the other not: its columns become strings
+            if not isinstance(rows.qid, np.ndarray):
+                rows.qid, rows.docno = (_fast_read.strings(rows.qid),
+                                        _fast_read.strings(rows.docno))
+        qid = np.concatenate([rows.qid for rows in inputs]) if inputs else np.array([], object)
+        # Queries are few and a file lists each query's lines together: hash only the first
+        # line of each stretch.
+        starts = np.ones(len(qid), dtype=bool)
+        np.not_equal(qid[1:], qid[:-1], out=starts[1:])
+        stretch_codes, qids = pd.factorize(qid[starts], sort=True)  # in string order
+        qid_codes = stretch_codes.astype(np.int32)[np.cumsum(starts) - 1]
+        codes = pd.factorize(np.concatenate([rows.docno for rows in inputs]) if inputs else qid)[0]
+
+        def prints():  # the codes spread over 64 bits (their top bits make _link's keys)
+            return codes.astype(np.uint64) * _fast_read.MIX
+
+        def same(a, b):
+            return codes[a] == codes[b]
+    qids = pd.Index(qids, dtype=str)
     sizes = np.cumsum([0] + [len(rows.values) for rows in inputs])
-    if inputs and not any(isinstance(rows.qid, np.ndarray) for rows in inputs):
-        return _tables(inputs, sizes, *_fast_read.codes(inputs))
-    for rows in inputs:  # one input from a file, the other not: its columns become strings
-        if not isinstance(rows.qid, np.ndarray):
-            rows.qid, rows.docno = _fast_read.strings(rows.qid), _fast_read.strings(rows.docno)
-    qid = np.concatenate([rows.qid for rows in inputs]) if inputs else np.array([], object)
-    docno = np.concatenate([rows.docno for rows in inputs]) if inputs else qid
-    # Queries are few and a file lists each query's lines together: hash only the first line
-    # of each stretch, and sort the distinct ids (evaluate reports queries in string order).
-    starts = np.ones(len(qid), dtype=bool)
-    np.not_equal(qid[1:], qid[:-1], out=starts[1:])
-    stretch_codes, qids = pd.factorize(qid[starts], sort=True)
-    qid_codes = stretch_codes[np.cumsum(starts) - 1].astype(np.int64)
-    # Docnos are nearly all distinct in a real run: hash them, never sort them. Keep them as
-    # objects: with pyarrow installed, dtype=str would copy every docno into Arrow.
-    doc_codes, docnos = pd.factorize(docno, sort=False)
-    return _tables(inputs, sizes, qid_codes, pd.Index(qids, dtype=str), doc_codes,
-                   pd.Index(docnos, dtype=object))
-
-
-def _tables(inputs, sizes, qid_codes, qids, doc_codes, docnos, twice=None) -> list[_Table]:
-    """Each input's slice of the codes as a table, checked for documents listed twice
-    (``twice``: what ``_fast_read.codes`` found in the last input, which it checks, or False
-    if it found nothing)."""
-    tables = []
-    for rows, start, stop in zip(inputs, sizes[:-1], sizes[1:]):
-        table = _Table(qid_codes[start:stop], qids,
-                       doc_codes[start:stop].astype(np.int64, copy=False), docnos, rows.values,
-                       rows.origin)
-        if twice is None or stop < sizes[-1]:
-            _check_unique(table, rows.skipped)
-        elif twice:
-            _raise_twice(table, *twice, rows.skipped)
-        tables.append(table)
+    tables = [_Table(qid_codes[start:stop], qids, rows.docno, rows.values, rows.origin,
+                     rows.skipped) for rows, start, stop in zip(inputs, sizes[:-1], sizes[1:])]
+    judgment = _link(tables, qid_codes, prints, same, len(qids))
+    if len(tables) == 2:
+        tables[1].judgment = judgment
     return tables
 
 
-def _check_unique(table: _Table, skipped: np.ndarray | None) -> None:
-    """A document listed twice for one query is an error (trec_eval stops on it too)."""
-    n_docs = max(len(table.docnos), 1)
-    # Only a document on more than one line can be listed twice: sort those lines only (in a
-    # real run, few).
-    again = np.bincount(table.doc_codes, minlength=n_docs)[table.doc_codes] > 1
-    keys = table.qid_codes[again] * n_docs + table.doc_codes[again]
-    ordered = np.sort(keys)
-    repeated = np.flatnonzero(ordered[1:] == ordered[:-1])
-    if repeated.size:
-        second = int(np.flatnonzero(again)[np.flatnonzero(keys == ordered[repeated[0]])[1]])
-        _raise_twice(table, second, str(table.docnos[table.doc_codes[second]]), skipped)
+def _link(tables: list[_Table], qid_codes: np.ndarray, prints, same,
+          n_qids: int) -> np.ndarray | None:
+    """Find the lines (of all tables, one after the other) that name one document for one
+    query; raise at the first line of a table that repeats an earlier line of the same table;
+    return, for each line of the last table, the line of the first table it repeats (-1: none),
+    or None for a single table.
+
+    One sort of 64-bit keys (query, the top bits of the docno's fingerprint, line) brings such
+    lines together (``prints()`` makes the fingerprints, uint64, one per line); every pair of
+    neighbours whose query and print bits agree is confirmed by ``same(a, b)`` (do lines a and
+    b name one docno?), so a shared fingerprint costs a comparison, never a wrong answer.
+    """
+    n = len(qid_codes)
+    line_bits = max(n - 1, 1).bit_length()
+    print_bits = 64 - line_bits - max(n_qids - 1, 1).bit_length()
+    if print_bits < 8:  # some 2**56 lines and queries together: beyond any machine's memory
+        raise ValueError(f"too many lines ({n}) and queries ({n_qids}) to evaluate")
+    shift = np.uint64(line_bits)
+    key = prints()
+    # Built and compared a slice at a time, so that no temporary is as long as the keys.
+    slices = [slice(start, min(start + _SLICE, n)) for start in range(0, n, _SLICE)]
+    for part in slices:
+        piece = key[part]
+        piece >>= np.uint64(64 - print_bits)
+        piece <<= shift
+        piece |= np.arange(part.start, part.stop, dtype=np.uint64)
+        piece |= qid_codes[part].astype(np.uint64) << np.uint64(line_bits + print_bits)
+    key.sort()
+    neighbours = np.concatenate([np.zeros(0, dtype=np.int64)] + [
+        part.start + np.flatnonzero(key[part.start + 1:part.stop + 1] >> shift
+                                    == key[part.start:part.stop - (part.stop == n)] >> shift)
+        for part in slices])
+    # Runs of neighbouring pairs: a run of one pair is two lines (nearly always); a longer run
+    # is a group of three or more, every pair of which is compared.
+    first, last = _runs(neighbours)
+    sizes = last - first + 2
+    starts = np.cumsum(sizes) - sizes  # of each group in the list of members
+    within = np.arange(int(sizes.sum())) - np.repeat(starts, sizes)
+    members = (key[np.repeat(neighbours[first], sizes) + within] & np.uint64(
+        (1 << line_bits) - 1)).astype(np.int64)
+    del key
+    pairs = _pairs_within(starts, sizes)
+    a, b = members[pairs[0]], members[pairs[1]]
+    a, b = np.minimum(a, b), np.maximum(a, b)
+    equal = same(a, b)
+    a, b = a[equal], b[equal]
+    # Each line's earliest equal line, and its earliest equal line of its own table.
+    bounds = np.cumsum([0] + [len(table.values) for table in tables])
+    table_of = np.searchsorted(bounds, b, side="right") - 1
+    own = table_of == np.searchsorted(bounds, a, side="right") - 1
+    for index, table in enumerate(tables):
+        repeats = b[own & (table_of == index)]
+        if len(repeats):
+            row = int(repeats.min()) - int(bounds[index])
+            _raise_twice(table, row, str(table.docnos(np.array([row]))[0]))
+    if len(tables) < 2:
+        return None
+    judgment = np.full(len(tables[-1].values), -1, dtype=np.int32 if bounds[1] < 2**31 else
+                       np.int64)
+    linked = (table_of == len(tables) - 1) & (a < bounds[1])
+    judgment[b[linked] - bounds[-2]] = a[linked]
+    return judgment
 
 
-def _raise_twice(table: _Table, row: int, docno: str, skipped: np.ndarray | None):
-    where = table.origin + (f", line {line_of_row(row, skipped)}" if skipped is not None else "")
+_SLICE = 1 << 20  # rows: a few MB of keys
+
+
+def _runs(positions: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """(first, last) index into ``positions`` of each run of consecutive integers in it."""
+    breaks = np.flatnonzero(np.diff(positions) != 1)
+    first = np.r_[0, breaks + 1] if len(positions) else np.zeros(0, dtype=np.int64)
+    last = np.r_[breaks, len(positions) - 1] if len(positions) else first
+    return first.astype(np.int64), last.astype(np.int64)
+
+
+def _pairs_within(starts: np.ndarray, sizes: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """Every pair (i, j), i < j, of positions in one group (group g holds the ``sizes[g]``
+    positions from ``starts[g]``): a group of two is one pair, the common case, made without a
+    loop."""
+    two = sizes == 2
+    i, j = [starts[two]], [starts[two] + 1]
+    for start, size in zip(starts[~two].tolist(), sizes[~two].tolist()):
+        upper = np.triu_indices(size, 1)
+        i.append(start + upper[0])
+        j.append(start + upper[1])
+    return np.concatenate(i).astype(np.int64), np.concatenate(j).astype(np.int64)
+
+
+def _raise_twice(table: _Table, row: int, docno: str):
+    where = table.origin + (f", line {line_of_row(row, table.skipped)}"
+                            if table.skipped is not None else "")
     raise ValueError(f"{where}: document {docno!r} is listed twice for query "
                      f"{str(table.qids[table.qid_codes[row]])!r}")
 
 
 def _load_pair(qrels, run) -> tuple[_Table, _Table]:
-    """The judgments and the run as tables of codes in one shared vocabulary (``judged.docnos
-    is ranking.docnos``, likewise qids): equal codes mean the same document."""
+    """The judgments and the run as tables sharing one vocabulary of query ids (``judged.qids
+    is ranking.qids``); ``ranking.judgment`` gives each run line's row of ``judged``."""
     if all(isinstance(source, str) and source == STDIN for source in (qrels, run)):
         raise ValueError("qrels and run cannot both be read from standard input ('-')")
     judged, ranking = _encode(_rows(qrels, "qrels", "qrels"), _rows(run, "run", "run"))
     return judged, ranking
 
 
-def _docno_order(docnos: pd.Index, codes: np.ndarray) -> np.ndarray:
-    """The place (int64) of each docno ``docnos[codes]`` in string order among those codes:
-    equal docnos get equal numbers, a later docno a larger one. String order is trec_eval's
-    byte order (``strcmp``), as UTF-8 keeps the order of code points. Only the docnos among
-    ``codes`` are compared, so breaking a run's ties costs what the tied documents cost."""
-    distinct, inverse = np.unique(codes, return_inverse=True)
-    names = _fast_read.names(docnos, distinct)
-    place = np.empty(len(distinct), dtype=np.int64)
-    place[np.argsort(names, kind="stable")] = np.arange(len(distinct))
-    return place[inverse.reshape(-1)]
+def _docno_order(names: np.ndarray) -> np.ndarray:
+    """The place (int64) of each docno of ``names`` in string order among them: equal docnos
+    get equal numbers, a later docno a larger one. String order is trec_eval's byte order
+    (``strcmp``), as UTF-8 keeps the order of code points. Only the docnos given are compared,
+    so breaking a run's ties costs what the tied documents cost."""
+    distinct, inverse = np.unique(np.asarray(names, dtype=object), return_inverse=True)
+    return inverse.reshape(-1).astype(np.int64)

@@ -77,17 +77,6 @@ class TieWarning(UserWarning):
     """
 
 
-def tie_groups(query: np.ndarray, score: np.ndarray) -> np.ndarray:
-    """The tie group of each ranked document: a new group where the query or the score changes.
-
-    ``query`` and ``score`` are in rank order; the groups are numbered from 0 down the run.
-    """
-    if not len(query):
-        return np.zeros(0, dtype=np.int64)
-    new = np.r_[True, (query[1:] != query[:-1]) | (score[1:] != score[:-1])]
-    return np.cumsum(new) - 1
-
-
 def _layout(ranked: RankedRun):
     """(dense group id, each group's size, each document's position in its group from 1)."""
     group = ranked.group
@@ -148,15 +137,16 @@ def only_group(ranked: RankedRun, document: int) -> RankedRun:
 
 def mixed_queries(ranked: RankedRun) -> np.ndarray:
     """Per query: whether some tie group holds documents that differ in grade or in being judged
-    (only then can the order of a tie change a value)."""
+    (only then can the order of a tie change a value). A group differs somewhere exactly when
+    two of its neighbours differ, so only the tied neighbours (few, in a real run) are read."""
     mixed = np.zeros(ranked.n_queries, dtype=bool)
     if ranked.group is None or not len(ranked.query):
         return mixed
-    dense, _, _ = _layout(ranked)
-    starts = np.flatnonzero(np.r_[True, dense[1:] != dense[:-1]])
-    for values in (ranked.gain, ranked.judged.astype(float)):
-        spread = np.maximum.reduceat(values, starts) - np.minimum.reduceat(values, starts)
-        mixed[ranked.query[starts[spread > 0]]] = True
+    above = np.flatnonzero(ranked.group[1:] == ranked.group[:-1])  # tied to the one below it
+    below = above + 1
+    differ = (ranked.gain[above] != ranked.gain[below]) | (
+        ranked.judged[above] != ranked.judged[below])
+    mixed[ranked.query[above[differ]]] = True
     return mixed
 
 

@@ -1,10 +1,10 @@
-"""Reading TREC files: a run or qrels file, a DataFrame or a dict of dicts becomes integer codes.
+"""Reading TREC files: a run or qrels file, a DataFrame or a dict of dicts becomes a table.
 
 :func:`read_qrels` and :func:`read_run` return pandas frames. The reading is in the private
 ``rankedu._trec_load``, whose ``_load_pair`` turns the two inputs of ``evaluate`` (each a path,
-``"-"`` for standard input, a frame or a dict of dicts) into tables of integer codes that share
-one vocabulary of query ids and one of docnos, so that joining a run with its judgments
-compares integers, never strings.
+``"-"`` for standard input, a frame or a dict of dicts) into tables that share one vocabulary
+of query ids, and links each line of the run to the judgment of its document, through
+fingerprints of the docnos confirmed by comparing the strings: no million docnos are sorted.
 
 How a file is read (trec_eval 10's rules; where rankedu differs, it says so):
 
