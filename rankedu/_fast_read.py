@@ -72,11 +72,9 @@ def parse(data, columns: tuple[str, ...], integer_column: str):
     # A text not normalised may hold a tab, \v or \f (blanks to trec_eval) in a field, or
     # comment lines with as many fields as a record (a query id starting with #).
     for name in columns:
-        if name not in ("score", integer_column) and _empty_or_blanks(
-                table.column(name), blanks=not isinstance(data, bytes)):
+        if name not in ("score", integer_column) and not _plain(
+                table.column(name), raw=not isinstance(data, bytes), query=name == "qid"):
             return None
-    if pc.any(pc.starts_with(stretches(table.column("qid"))[1], "#")).as_py():
-        return None
     numbers = table.column(integer_column)
     if pc.all(pc.ascii_is_decimal(numbers)).as_py() and pc.max(
             pc.binary_length(numbers)).as_py() <= 18:  # plain digits: an int64, as Arrow reads it
@@ -133,19 +131,25 @@ def string_codes(column) -> tuple[np.ndarray, np.ndarray]:
     return np.repeat(place[encoded.indices.to_numpy()], lengths), names[order]
 
 
-def _empty_or_blanks(column, blanks: bool) -> bool:
-    """Whether some string of an Arrow string column is empty, or (``blanks``) holds a tab, \v
-    or \f, looked for chunk by chunk in its offsets and bytes."""
+def _plain(column, raw: bool, query: bool) -> bool:
+    """Whether no string of an Arrow string column is empty, and, in a text not normalised
+    (``raw``), none holds a tab, \v or \f, nor (``query``) starts with ``#``: read chunk by
+    chunk from its offsets and bytes."""
     for chunk in column.chunks:
         buffers = chunk.buffers()
         offsets = np.frombuffer(buffers[1], np.int32)[chunk.offset:chunk.offset + len(chunk) + 1]
-        if len(chunk) and np.diff(offsets).min() == 0:
-            return True
-        if blanks and buffers[2] is not None:
-            text = np.frombuffer(buffers[2], np.uint8)[offsets[0]:offsets[-1]]
-            if ((text >= 9) & (text <= 12) & (text != 10)).any():
-                return True
-    return False
+        if not len(chunk):
+            continue
+        if np.diff(offsets).min() == 0:
+            return False
+        if raw:
+            first, end = int(offsets[0]), int(offsets[-1])
+            text = buffers[2].slice(first, end - first).to_pybytes()
+            if b"\t" in text or b"\v" in text or b"\f" in text:  # found as memchr finds
+                return False
+            if query and 35 in np.frombuffer(text, np.uint8)[offsets[:-1] - first]:  # "#"
+                return False
+    return True
 
 
 def _take(column, rows: np.ndarray) -> pa.Array:
