@@ -20,8 +20,11 @@ Each tool runs in its own process, ``--rounds`` times, interleaved:
 - trec_eval's binary, when one is on PATH: ``trec_eval -q -m ...`` on the two files.
 
 A Python tool's time excludes its imports (and ranx's warm-up); trec_eval's is the wall time
-of its process. Peak memory is the child's peak resident set size (``ru_maxrss`` from
-``os.wait4``), imports included; the import baseline of each Python tool is shown beside it.
+of its process. Peak memory is the child's peak resident set size, imports included: a Python
+tool reads its own (``VmHWM``) as it ends, and the import baseline is shown beside it;
+trec_eval's is ``ru_maxrss`` from ``os.wait4``. (On Linux a child's ``ru_maxrss`` starts from
+its parent's resident size, so the runs are generated in a process of their own, and the parent
+stays small.)
 The best time of the rounds counts and the largest peak. Values are compared query by query
 with rankedu's (trec_eval prints 4 decimals, so it is compared to 5e-5).
 
@@ -54,6 +57,7 @@ MEASURES = {
 }
 TREC_EVAL_OPTIONS = ["-m", "map", "-m", "ndcg_cut.10", "-m", "P.10", "-m", "recip_rank"]
 GOAL_TIME, GOAL_MEMORY = 0.40, 0.60
+GOAL_MEMORY_LINES = 10_000_000  # the memory goal is for runs this long
 
 
 # --- the data --------------------------------------------------------------------------------
@@ -172,7 +176,8 @@ def child(tool, qrels_path, run_path, output):
     values = PYTHON_TOOLS[tool](qrels_path, run_path)
     seconds = time.perf_counter() - start
     with open(output, "w") as out:
-        json.dump({"seconds": seconds, "baseline": baseline, "values": values}, out)
+        json.dump({"seconds": seconds, "baseline": baseline, "peak": _high_water_mib(),
+                   "values": values}, out)
 
 
 def trec_eval_values(text):
@@ -200,15 +205,14 @@ def measure(tool, qrels_path, run_path, directory):
     _, status, usage = os.wait4(process.pid, 0)
     process.returncode = os.waitstatus_to_exitcode(status)
     wall = time.perf_counter() - start
-    peak = usage.ru_maxrss / 1024  # KiB on Linux
     if process.returncode != 0:
         last = stderr.decode(errors="replace").strip().splitlines()[-1:] or ["(no message)"]
         raise RuntimeError(f"exit status {process.returncode}: {last[0]}")
     if tool == "trec_eval":
-        return wall, peak, None, trec_eval_values(stdout.decode())
+        return wall, usage.ru_maxrss / 1024, None, trec_eval_values(stdout.decode())  # KiB
     with open(output) as result:
         data = json.load(result)
-    return data["seconds"], peak, data["baseline"], data["values"]
+    return data["seconds"], data["peak"], data["baseline"], data["values"]
 
 
 def compare(reference, other):
@@ -238,9 +242,16 @@ def main(argv=None):
                         help="tools to time (default: every one available)")
     parser.add_argument("--child", nargs=4, metavar=("TOOL", "QRELS", "RUN", "OUT"),
                         help=argparse.SUPPRESS)
+    parser.add_argument("--generate", nargs=8, help=argparse.SUPPRESS)
     args = parser.parse_args(argv)
     if args.child:
         child(*args.child)
+        return
+    if args.generate:
+        directory, *numbers, docnos, shuffle, seed = args.generate
+        generate(directory, **dict(zip(("n_queries", "depth", "n_judged", "collection"),
+                                       map(int, numbers))),
+                 docnos=docnos, shuffle=bool(int(shuffle)), seed=int(seed))
         return
 
     tools = ["rankedu", "pytrec_eval"]
@@ -259,10 +270,13 @@ def main(argv=None):
     n_queries = max(args.lines // args.depth, 1)
     with tempfile.TemporaryDirectory() as directory:
         start = time.perf_counter()
-        qrels_path, run_path = generate(
-            directory, n_queries=n_queries, depth=args.depth, n_judged=args.judged,
-            collection=args.collection, docnos=args.docnos, shuffle=args.shuffle,
-            seed=args.seed)
+        # In a process of its own: the strings it makes would stay in this one's memory.
+        subprocess.run([sys.executable, os.path.abspath(__file__), "--generate", directory,
+                        str(n_queries), str(args.depth), str(args.judged),
+                        str(args.collection), args.docnos, str(int(args.shuffle)),
+                        str(args.seed)], check=True)
+        qrels_path, run_path = (os.path.join(directory, name) for name in ("qrels.txt",
+                                                                          "run.txt"))
         print(f"generated {n_queries:,} queries x {args.depth:,} documents = "
               f"{n_queries * args.depth:,} run lines ({os.path.getsize(run_path) / 2**20:.0f} MiB; "
               f"{args.docnos} docnos from a collection of {args.collection:,}"
@@ -314,8 +328,10 @@ def main(argv=None):
         memory_ratio = peak["rankedu"] / peak["pytrec_eval"]
         print(f"\ngoal time   <= {GOAL_TIME:.2f} x pytrec_eval: {time_ratio:.2f} -> "
               f"{'met' if time_ratio <= GOAL_TIME else 'NOT met'}")
-        print(f"goal memory <= {GOAL_MEMORY:.2f} x pytrec_eval: {memory_ratio:.2f} -> "
-              f"{'met' if memory_ratio <= GOAL_MEMORY else 'NOT met'}")
+        verdict = "met" if memory_ratio <= GOAL_MEMORY else "NOT met"
+        if args.lines < GOAL_MEMORY_LINES:
+            verdict = f"(the goal is for {GOAL_MEMORY_LINES:,} lines)"
+        print(f"goal memory <= {GOAL_MEMORY:.2f} x pytrec_eval: {memory_ratio:.2f} -> {verdict}")
     print(f"(python {sys.version.split()[0]}, {os.cpu_count()} CPUs, "
           f"load average {os.getloadavg()[0]:.1f} at the end)")
 
