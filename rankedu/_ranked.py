@@ -16,16 +16,15 @@ from dataclasses import dataclass, replace
 import numpy as np
 
 
-def ranks_within(query: np.ndarray, n_queries: int) -> np.ndarray:
+def ranks_within(query: np.ndarray) -> np.ndarray:
     """The rank (from 1) of each entry within its query; ``query`` is non-decreasing.
 
     A running count of ones that drops back to 1 at each query's first entry: one array, no
     temporary as long as it.
     """
-    counts = np.bincount(query, minlength=n_queries)
-    counts = counts[counts > 0]
+    starts = np.flatnonzero(query[1:] != query[:-1]) + 1
     rank = np.ones(len(query), dtype=np.int32 if len(query) < 2**31 else np.int64)
-    rank[np.cumsum(counts[:-1])] = 1 - counts[:-1]
+    rank[starts] = 1 - np.diff(starts, prepend=0)
     return np.cumsum(rank, out=rank)
 
 
@@ -62,18 +61,17 @@ def condensed_run(ranked: RankedRun) -> RankedRun:
     condensed list at once (what trec_eval's ``-J`` evaluates)."""
     keep = np.flatnonzero(ranked.judged)
     query = ranked.query[keep]
-    return replace(ranked, query=query, rank=ranks_within(query, ranked.n_queries),
+    return replace(ranked, query=query, rank=ranks_within(query),
                    gain=ranked.gain[keep], relevant=ranked.relevant[keep],
                    judged=ranked.judged[keep])
 
 
 def sum_by_query(query, rank, values, n_queries: int, k: int | None = None) -> np.ndarray:
     """Per-query sum of ``values`` over the entries of rank <= k (all when k is None)."""
-    values = np.asarray(values, dtype=float)
-    if k is not None:
+    if k is not None:  # cut first: only the top k are converted to float
         top = rank <= k
         query, values = query[top], values[top]
-    return np.bincount(query, weights=values, minlength=n_queries)
+    return np.bincount(query, weights=np.asarray(values, dtype=float), minlength=n_queries)
 
 
 def first_by_query(query: np.ndarray, flags: np.ndarray, n_queries: int) -> np.ndarray:

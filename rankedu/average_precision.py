@@ -48,7 +48,7 @@ def _average_precision_by_query(ranked, k=None) -> np.ndarray:
     divided by the relevant judged documents of each query."""
     at = np.flatnonzero(ranked.relevant)  # the relevant retrieved documents, in rank order
     query, rank = ranked.query[at], ranked.rank[at]
-    precision = ranks_within(query, ranked.n_queries) / rank  # the j-th of them, at rank r: j/r
+    precision = ranks_within(query) / rank  # the j-th of them, at rank r: j/r
     return safe_divide(sum_by_query(query, rank, precision, ranked.n_queries, k),
                        ranked.n_relevant)
 

@@ -96,9 +96,9 @@ def _bpref_by_query(ranked: RankedRun, k=None) -> np.ndarray:
     documents above it."""
     at = np.flatnonzero(ranked.judged)
     query, relevant = ranked.query[at], ranked.relevant[at]
-    judged_rank = ranks_within(query, ranked.n_queries)
+    judged_rank = ranks_within(query)
     query = query[relevant]
-    above = judged_rank[relevant] - ranks_within(query, ranked.n_queries)
+    above = judged_rank[relevant] - ranks_within(query)
     credit = 1.0 - _bpref_penalty(above, ranked.n_relevant[query], ranked.n_nonrelevant[query])
     # np.bincount adds each query's credits in rank order, the order of trec_eval's loop.
     total = np.bincount(query, weights=credit, minlength=ranked.n_queries)

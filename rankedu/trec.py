@@ -74,8 +74,7 @@ class QueryMismatchWarning(UserWarning):
 
 def _queries(judged: _Table, run: _Table, missing: str):
     """The queries to evaluate, sorted as strings, and those held by one input only."""
-    judged_qids = judged.qids[np.bincount(judged.qid_codes, minlength=len(judged.qids)) > 0]
-    run_qids = run.qids[np.bincount(run.qid_codes, minlength=len(run.qids)) > 0]
+    judged_qids, run_qids = _held(judged), _held(run)
     only_in_run = run_qids.difference(judged_qids, sort=True).tolist()
     only_in_qrels = judged_qids.difference(run_qids, sort=True).tolist()
     common = judged_qids.intersection(run_qids)
@@ -88,6 +87,13 @@ def _queries(judged: _Table, run: _Table, missing: str):
     queries = judged_qids if missing == "zero" else common
     _warn_dropped(only_in_run, [] if missing == "zero" else only_in_qrels)
     return queries.sort_values(), only_in_run, only_in_qrels
+
+
+def _held(table: _Table) -> pd.Index:
+    """The query ids that some line of ``table`` holds (the vocabulary is shared)."""
+    held = np.zeros(len(table.qids), dtype=bool)
+    held[table.qid_codes] = True
+    return table.qids[held]
 
 
 def evaluate(qrels, run, measures, *, threshold=1, missing="skip", max_grade=None,

@@ -184,7 +184,7 @@ def test_segment_operations_equal_the_per_list_computation_query_by_query(lists)
 
     query = np.repeat(np.arange(len(lists)), [len(x) for x in lists])
     values = np.concatenate([np.asarray(x) for x in lists])
-    rank = ranks_within(query, len(lists))
+    rank = ranks_within(query)
     assert rank.tolist() == [r for x in lists for r in range(1, len(x) + 1)]
     assert np.array_equal(cumprod_by_query(query, values),
                           np.concatenate([np.cumprod(x) for x in lists]))
