@@ -5,7 +5,7 @@ test_trec_files.py)."""
 import numpy as np
 import pandas as pd
 import pytest
-from hypothesis import given
+from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from rankedu._trec_load import _docno_order, _load_pair
@@ -44,3 +44,32 @@ def test_docno_order_ranks_docnos_in_string_order(names):
         for j in range(len(names)):
             a, b = names[i].encode("utf-8"), names[j].encode("utf-8")
             assert (order[i] < order[j]) == (a < b) and (order[i] == order[j]) == (a == b)
+
+
+# Few names, so that lines repeat and pairs of different docnos share fingerprint bits often.
+PAIRS = st.tuples(st.sampled_from(["q1", "q2", "q10"]),
+                  st.sampled_from(["a", "b", "é", "d1", "d10", "clueweb09-en0000-00-00001",
+                                   "clueweb09-en0000-00-00002"]))
+
+
+@settings(max_examples=60, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@given(st.lists(PAIRS, min_size=1, max_size=12), st.lists(PAIRS, min_size=1, max_size=12))
+def test_links_and_repeats_are_found_as_a_dictionary_finds_them(tmp_path_factory, qrels, run):
+    folder = tmp_path_factory.mktemp("link")
+    (folder / "qrels").write_text("".join(f"{q} 0 {d} {i % 3}\n"
+                                          for i, (q, d) in enumerate(qrels)))
+    (folder / "run").write_text("".join(f"{q} Q0 {d} 1 {-i} t\n" for i, (q, d) in enumerate(run)))
+    # The reference: the first line of a file that repeats an earlier line of the same file.
+    for name, pairs in (("qrels", qrels), ("run", run)):
+        seen = set()
+        for line, pair in enumerate(pairs, start=1):
+            if pair in seen:
+                with pytest.raises(ValueError, match=(
+                        f"{name}', line {line}: document '{pair[1]}' is listed twice for "
+                        f"query '{pair[0]}'")):
+                    _load_pair(folder / "qrels", folder / "run")
+                return
+            seen.add(pair)
+    judged, ranking = _load_pair(folder / "qrels", folder / "run")
+    row_of = {pair: row for row, pair in enumerate(qrels)}
+    assert ranking.judgment.tolist() == [row_of.get(pair, -1) for pair in run]
