@@ -212,14 +212,21 @@ def strings(column) -> np.ndarray:
     return np.asarray(column.to_numpy(zero_copy_only=False), dtype=object)
 
 
-def fingerprints(column) -> np.ndarray:
+def rows_of(column, rows: np.ndarray):
+    """Rows ``rows`` (in any order) of an Arrow string column, as a column."""
+    return pa.chunked_array([_take_any(column, rows)], column.type)
+
+
+def fingerprints(column, *, suffix: bool = False) -> np.ndarray:
     """A 64-bit fingerprint (uint64) of each string of an Arrow string column, computed with
     numpy eight bytes at a time: equal strings have equal prints, and unequal ones rarely do.
 
     A string of n bytes mixes in ceil(n / 8) words of eight bytes (one if it is empty), that
     start at 0, 8, 16, ... but never end after n (the last one starts at n - 8), masked when
     the string is shorter than eight bytes: its own bytes only, wherever it lies in its buffer.
-    Chunk by chunk, so that the arrays stay in cache.
+    ``suffix``: only the last of those words, and the length (a quarter of the work for a
+    ClueWeb docno; strings sharing their ending and length share the print). Chunk by chunk,
+    so that the arrays stay in cache.
     """
     prints, done = np.empty(len(column), dtype=np.uint64), 0
     for chunk in column.chunks:
@@ -234,17 +241,20 @@ def fingerprints(column) -> np.ndarray:
         start, length = offsets[:-1] - first, np.diff(offsets)
         value = length.astype(np.uint64) * MIX
         mask, last = _LOW_BYTES[np.minimum(length, 8)], np.maximum(length - 8, 0)
-        shortest = int(length.min(initial=0))
-        for at in range(0, max(int(length.max(initial=0)), 1), 8):
+        shortest, longest = int(length.min(initial=0)), int(length.max(initial=0))
+        for at in [longest] if suffix else range(0, max(longest, 1), 8):
             word = words[start + np.minimum(at, last)]
             word &= mask
             word ^= value
             word *= MIX
             word ^= word >> np.uint64(29)
-            if at == 0 or at < shortest:  # every string has bytes from here
+            if suffix or at == 0 or at < shortest:  # every string has bytes from here
                 value = word
             else:  # a string mixes in as many words as it has, whatever its neighbours
                 np.copyto(value, word, where=length > at)
+        if suffix:  # the length's bits and the word's reach the top bits, which make keys
+            value *= MIX
+            value ^= value >> np.uint64(32)
         prints[done:done + len(chunk)] = value
         done += len(chunk)
     return prints

@@ -5,8 +5,8 @@ the docno order.
 ``read_run`` and ``read_qrels`` call it); ``_load_pair`` turns the two inputs of ``evaluate``
 (each a path, ``"-"`` for standard input, a frame or a dict of dicts) into tables that share
 one vocabulary of query ids, checks that no input lists a document twice for a query, and
-gives each run line the row of its judgment (``_link``: one sort of integer keys, never of
-strings); ``_docno_order`` orders docnos only where they break ties (``rankedu._join``).
+gives each run line the row of its judgment (``rankedu._link``: sorts of integer keys, never
+of strings); ``_docno_order`` orders docnos only where they break ties (``rankedu._join``).
 """
 
 from __future__ import annotations
@@ -24,7 +24,7 @@ from dataclasses import dataclass
 import numpy as np
 import pandas as pd
 
-from rankedu import _fast_read
+from rankedu import _fast_read, _link
 from rankedu._trec_lines import (
     KINDS, integer_values, line_of_row, raise_bad_line, skipped_lines,
 )
@@ -45,7 +45,7 @@ class _Table:
 
     Docnos stay as read (an Arrow column from the fast reader, else an object array of str):
     sorting or hashing millions of them costs more than the rest of an evaluation. They
-    matter to find the lines that name one document (:func:`_link`, through fingerprints) and
+    matter to find the lines that name one document (``rankedu._link``, through prints) and
     to break ties (:func:`_docno_order`, among the tied documents only).
     """
 
@@ -249,13 +249,7 @@ def _encode(*inputs: _Rows) -> list[_Table]:
         for rows in inputs:  # coded: the query ids' text is no longer needed
             rows.qid = None
         _fast_read.release()
-        docno = _fast_read.joined([rows.docno for rows in inputs])
-
-        def prints():
-            return _fast_read.fingerprints(docno)
-
-        def same(a, b):
-            return _fast_read.same(docno, a, b)
+        docnos = _link.ArrowDocnos(_fast_read.joined([rows.docno for rows in inputs]))
     else:
         for rows in inputs:  # one input from a file, the other not: its columns become strings
             if not isinstance(rows.qid, np.ndarray):
@@ -268,109 +262,20 @@ def _encode(*inputs: _Rows) -> list[_Table]:
         np.not_equal(qid[1:], qid[:-1], out=starts[1:])
         stretch_codes, qids = pd.factorize(qid[starts], sort=True)  # in string order
         qid_codes = stretch_codes.astype(np.int32)[np.cumsum(starts) - 1]
-        codes = pd.factorize(np.concatenate([rows.docno for rows in inputs]) if inputs else qid)[0]
-
-        def prints():  # the codes spread over 64 bits (their top bits make _link's keys)
-            return codes.astype(np.uint64) * _fast_read.MIX
-
-        def same(a, b):
-            return codes[a] == codes[b]
+        docnos = _link.CodedDocnos(pd.factorize(
+            np.concatenate([rows.docno for rows in inputs]) if inputs else qid)[0])
     qids = pd.Index(qids, dtype=str)
     sizes = np.cumsum([0] + [len(rows.values) for rows in inputs])
     tables = [_Table(qid_codes[start:stop], qids, rows.docno, rows.values, rows.origin,
                      rows.skipped) for rows, start, stop in zip(inputs, sizes[:-1], sizes[1:])]
-    judgment = _link(tables, qid_codes, prints, same, len(qids))
+    judgment, repeat = _link.link([len(rows.values) for rows in inputs], qid_codes, docnos,
+                                  len(qids))
+    if repeat is not None:
+        table, row = tables[repeat[0]], repeat[1]
+        _raise_twice(table, row, str(table.docnos(np.array([row]))[0]))
     if len(tables) == 2:
         tables[1].judgment = judgment
     return tables
-
-
-def _link(tables: list[_Table], qid_codes: np.ndarray, prints, same,
-          n_qids: int) -> np.ndarray | None:
-    """Find the lines (of all tables, one after the other) that name one document for one
-    query; raise at the first line of a table that repeats an earlier line of the same table;
-    return, for each line of the last table, the line of the first table it repeats (-1: none),
-    or None for a single table.
-
-    One sort of 64-bit keys (query, the top bits of the docno's fingerprint, line) brings such
-    lines together (``prints()`` makes the fingerprints, uint64, one per line); every pair of
-    neighbours whose query and print bits agree is confirmed by ``same(a, b)`` (do lines a and
-    b name one docno?), so a shared fingerprint costs a comparison, never a wrong answer.
-    """
-    n = len(qid_codes)
-    line_bits = max(n - 1, 1).bit_length()
-    print_bits = 64 - line_bits - max(n_qids - 1, 1).bit_length()
-    if print_bits < 8:  # some 2**56 lines and queries together: beyond any machine's memory
-        raise ValueError(f"too many lines ({n}) and queries ({n_qids}) to evaluate")
-    shift = np.uint64(line_bits)
-    key = prints()
-    # Built and compared a slice at a time, so that no temporary is as long as the keys.
-    slices = [slice(start, min(start + _SLICE, n)) for start in range(0, n, _SLICE)]
-    for part in slices:
-        piece = key[part]
-        piece >>= np.uint64(64 - print_bits)
-        piece <<= shift
-        piece |= np.arange(part.start, part.stop, dtype=np.uint64)
-        piece |= qid_codes[part].astype(np.uint64) << np.uint64(line_bits + print_bits)
-    key.sort()
-    neighbours = np.concatenate([np.zeros(0, dtype=np.int64)] + [
-        part.start + np.flatnonzero(key[part.start + 1:part.stop + 1] >> shift
-                                    == key[part.start:part.stop - (part.stop == n)] >> shift)
-        for part in slices])
-    # Runs of neighbouring pairs: a run of one pair is two lines (nearly always); a longer run
-    # is a group of three or more, every pair of which is compared.
-    first, last = _runs(neighbours)
-    sizes = last - first + 2
-    starts = np.cumsum(sizes) - sizes  # of each group in the list of members
-    within = np.arange(int(sizes.sum())) - np.repeat(starts, sizes)
-    members = (key[np.repeat(neighbours[first], sizes) + within] & np.uint64(
-        (1 << line_bits) - 1)).astype(np.int64)
-    del key
-    pairs = _pairs_within(starts, sizes)
-    a, b = members[pairs[0]], members[pairs[1]]
-    a, b = np.minimum(a, b), np.maximum(a, b)
-    equal = same(a, b)
-    a, b = a[equal], b[equal]
-    # Each line's earliest equal line, and its earliest equal line of its own table.
-    bounds = np.cumsum([0] + [len(table.values) for table in tables])
-    table_of = np.searchsorted(bounds, b, side="right") - 1
-    own = table_of == np.searchsorted(bounds, a, side="right") - 1
-    for index, table in enumerate(tables):
-        repeats = b[own & (table_of == index)]
-        if len(repeats):
-            row = int(repeats.min()) - int(bounds[index])
-            _raise_twice(table, row, str(table.docnos(np.array([row]))[0]))
-    if len(tables) < 2:
-        return None
-    judgment = np.full(len(tables[-1].values), -1, dtype=np.int32 if bounds[1] < 2**31 else
-                       np.int64)
-    linked = (table_of == len(tables) - 1) & (a < bounds[1])
-    judgment[b[linked] - bounds[-2]] = a[linked]
-    return judgment
-
-
-_SLICE = 1 << 20  # rows: a few MB of keys
-
-
-def _runs(positions: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
-    """(first, last) index into ``positions`` of each run of consecutive integers in it."""
-    breaks = np.flatnonzero(np.diff(positions) != 1)
-    first = np.r_[0, breaks + 1] if len(positions) else np.zeros(0, dtype=np.int64)
-    last = np.r_[breaks, len(positions) - 1] if len(positions) else first
-    return first.astype(np.int64), last.astype(np.int64)
-
-
-def _pairs_within(starts: np.ndarray, sizes: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
-    """Every pair (i, j), i < j, of positions in one group (group g holds the ``sizes[g]``
-    positions from ``starts[g]``): a group of two is one pair, the common case, made without a
-    loop."""
-    two = sizes == 2
-    i, j = [starts[two]], [starts[two] + 1]
-    for start, size in zip(starts[~two].tolist(), sizes[~two].tolist()):
-        upper = np.triu_indices(size, 1)
-        i.append(start + upper[0])
-        j.append(start + upper[1])
-    return np.concatenate(i).astype(np.int64), np.concatenate(j).astype(np.int64)
 
 
 def _raise_twice(table: _Table, row: int, docno: str):

@@ -8,6 +8,7 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
+from rankedu import _link
 from rankedu._trec_load import _docno_order, _load_pair
 
 # Every test runs on both readers (conftest's ``reader``): pyarrow's and pandas alone.
@@ -46,15 +47,31 @@ def test_docno_order_ranks_docnos_in_string_order(names):
             assert (order[i] < order[j]) == (a < b) and (order[i] == order[j]) == (a == b)
 
 
-# Few names, so that lines repeat and pairs of different docnos share fingerprint bits often.
+# Few names, so that lines repeat, and different docnos share a suffix print.
 PAIRS = st.tuples(st.sampled_from(["q1", "q2", "q10"]),
                   st.sampled_from(["a", "b", "é", "d1", "d10", "clueweb09-en0000-00-00001",
-                                   "clueweb09-en0000-00-00002"]))
+                                   "clueweb09-en0000-00-00002", "x-0123456789", "y-0123456789",
+                                   "z-0123456789"]))  # the last three: one length, one ending
 
 
+def constant_prints(monkeypatch):
+    """Every docno printed 0: every line of a query shares its key at both sorts, and the
+    docnos' exact classes decide."""
+    monkeypatch.setattr(_link.ArrowDocnos, "suffixes",
+                        lambda self: np.zeros(len(self.column), np.uint64))
+    monkeypatch.setattr(_link.CodedDocnos, "suffixes",
+                        lambda self: np.zeros(len(self.codes), np.uint64))
+    for docnos in (_link.ArrowDocnos, _link.CodedDocnos):
+        monkeypatch.setattr(docnos, "prints", lambda self, rows: np.zeros(len(rows), np.uint64))
+
+
+@pytest.mark.parametrize("prints", ["real", "constant"])
 @settings(max_examples=60, suppress_health_check=[HealthCheck.function_scoped_fixture])
 @given(st.lists(PAIRS, min_size=1, max_size=12), st.lists(PAIRS, min_size=1, max_size=12))
-def test_links_and_repeats_are_found_as_a_dictionary_finds_them(tmp_path_factory, qrels, run):
+def test_links_and_repeats_are_found_as_a_dictionary_finds_them(tmp_path_factory, monkeypatch,
+                                                                 prints, qrels, run):
+    if prints == "constant":
+        constant_prints(monkeypatch)
     folder = tmp_path_factory.mktemp("link")
     (folder / "qrels").write_text("".join(f"{q} 0 {d} {i % 3}\n"
                                           for i, (q, d) in enumerate(qrels)))
