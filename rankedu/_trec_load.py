@@ -67,9 +67,11 @@ class _Table:
 
 @dataclass
 class _Rows:
-    """One input before encoding: its ids as Python strings, and its values."""
+    """One input before encoding: its ids (Python or Arrow strings), and its values."""
 
-    qid: np.ndarray  # object array of str, or an Arrow ChunkedArray from _fast_read
+    # object array of str, or an Arrow ChunkedArray from _fast_read (None once _encode has
+    # coded an Arrow column: its text is not kept)
+    qid: np.ndarray
     docno: np.ndarray  # likewise
     values: np.ndarray  # float64
     origin: str
