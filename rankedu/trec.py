@@ -313,8 +313,9 @@ def _warn_ties(specs, ranked: RankedRun, index: pd.Index) -> None:
         if differ.any() and width.max() > widest:
             at = int(np.argmax(width))
             widest = float(width[at])
-            example = (f"{spec.name} of query {qids[at]!r} is {low_values[at]:.4g} in the "
-                       f"pessimistic order and {high_values[at]:.4g} in the optimistic one")
+            shown = _apart(float(low_values[at]), float(high_values[at]))
+            example = (f"{spec.name} of query {qids[at]!r} is {shown[0]} in the pessimistic "
+                       f"order and {shown[1]} in the optimistic one")
     if pairs:
         warnings.warn(
             f"ties: tied scores make {pairs} value{'s' if pairs > 1 else ''} of "
@@ -325,6 +326,14 @@ def _warn_ties(specs, ranked: RankedRun, index: pd.Index) -> None:
             _ties.TieWarning,
             stacklevel=3,
         )
+
+
+def _apart(low: float, high: float) -> tuple[str, str]:
+    """Two different values with 4 significant digits, or as many more as tell them apart."""
+    digits = 4
+    while f"{low:.{digits}g}" == f"{high:.{digits}g}" and digits < 17:
+        digits += 1
+    return f"{low:.{digits}g}", f"{high:.{digits}g}"
 
 
 def ranked_list(qrels, run, qid, *, single_precision=False) -> pd.DataFrame:

@@ -16,6 +16,7 @@ from hypothesis import HealthCheck, assume, given, settings
 from hypothesis import strategies as st
 
 import rankedu as rk
+from conftest import TREC_EVAL_DATA
 from rankedu.cli import main
 from rankedu.measures import MEASURES, QueryLists, parse
 
@@ -252,3 +253,11 @@ def test_cli_ties_option(tmp_path, capsys):
     assert "RR of query q = 1.0" in out and "pessimistic" in out
     with pytest.raises(SystemExit):
         main(["evaluate", str(qrels), str(run), "-m", "RR", "--ties", "random"])
+
+
+def test_the_warning_shows_the_two_bounds_with_digits_enough_to_tell_them_apart():
+    # trec_eval's test run: query 301's nDCG is 0.1583847 or 0.1583931 as its ties fall; four
+    # significant digits would print 0.1584 twice, five tell them apart.
+    with pytest.warns(rk.TieWarning, match=r"nDCG of query '301' is 0\.15838 in the "
+                                           r"pessimistic order and 0\.15839 in the optimistic"):
+        rk.evaluate(TREC_EVAL_DATA / "qrels.test", TREC_EVAL_DATA / "results.test", ["nDCG"])
