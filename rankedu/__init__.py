@@ -9,7 +9,7 @@ at https://github.com/rankedu/rankedu.
 0.8184
 """
 
-from rankedu import explain
+from rankedu import datasets, explain
 from rankedu.auc import gauc, roc_auc, roc_curve
 from rankedu.auc_uncertainty import DeLongResult, auc_standard_error, delong_test
 from rankedu.average_precision import (
@@ -75,6 +75,7 @@ __all__ = [
     "condensed_list",
     "confusion_matrix",
     "cumulative_gain",
+    "datasets",
     "dcg",
     "delong_test",
     "eleven_point_average_precision",

@@ -9,6 +9,7 @@ import pytest
 from hypothesis import HealthCheck, settings
 
 from rankedu import _fast_read
+from rankedu.datasets import DATA
 
 # The machine is shared: no per-example deadline (timings are noisy), and a modest number of
 # examples by default. HYPOTHESIS_PROFILE=thorough runs many more.
@@ -145,13 +146,13 @@ def trec_case():
     return TrecCase()
 
 
-#: trec_eval 10.0's own test files, copied into the repository with its licence (see the README
-#: there), so that a clone runs every comparison with trec_eval.
-TREC_EVAL_DATA = Path(__file__).resolve().parent / "data" / "trec_eval"
+#: trec_eval 10.0's own test files, shipped in the package with its licence (rankedu.datasets;
+#: see the README there), so that a clone runs every comparison with trec_eval.
+TREC_EVAL_DATA = DATA
 
 
 class TrecReference:
-    """trec_eval 10.0's own test data (``tests/data/trec_eval``).
+    """trec_eval 10.0's own test data (``rankedu/data/trec_eval``).
 
     ``qrels.test`` (grades 0/1) and ``qrels.rel_level`` (grades -1..4) judge ``results.test``
     (500 documents per topic, with tied scores); ``out.test.aq`` holds trec_eval's per-query

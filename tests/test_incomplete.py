@@ -3,7 +3,6 @@
 against trec_eval's test files, pytrec_eval (its bpref and its ``-J``) and brute force."""
 
 import math
-from pathlib import Path
 
 import numpy as np
 import pytest
@@ -11,9 +10,8 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 import rankedu as rk
+from conftest import TREC_EVAL_DATA
 from rankedu.measures import QueryLists, parse
-
-TREC_EVAL_DATA = Path(__file__).resolve().parent / "data" / "trec_eval"
 
 
 # --- worked examples -----------------------------------------------------------------------------

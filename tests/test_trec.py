@@ -4,7 +4,6 @@ files (rankedu/trec_files.py)."""
 
 import math
 import warnings
-from pathlib import Path
 
 import numpy as np
 import pandas as pd
@@ -13,11 +12,8 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 import rankedu as rk
-from conftest import ALL_MEASURES, trec_ranking
+from conftest import ALL_MEASURES, TREC_EVAL_DATA, trec_ranking
 from rankedu.measures import QueryLists, parse
-
-# trec_eval 10.0's own test files, copied into tests/data/trec_eval with its licence.
-TREC_EVAL_DATA = Path(__file__).resolve().parent / "data" / "trec_eval"
 
 # trec_eval's measure names (as in its -q output) and ours.
 TREC_EVAL_NAMES = {"map": "AP", "Rprec": "Rprec", "recip_rank": "RR", "ndcg": "nDCG"}

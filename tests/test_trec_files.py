@@ -18,12 +18,11 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 import rankedu as rk
+from conftest import TREC_EVAL_DATA
 from rankedu import _fast_read
 from rankedu._trec_lines import RUN_COLUMNS
 from rankedu._trec_load import _read_file
 
-# trec_eval 10.0's own test files, copied into tests/data/trec_eval with its licence.
-TREC_EVAL_DATA = Path(__file__).resolve().parent / "data" / "trec_eval"
 MEASURES = ["P@1", "P@5", "R@10", "AP", "AP@3", "RR", "nDCG", "nDCG@5", "Rprec", "ERR@3"]
 
 
