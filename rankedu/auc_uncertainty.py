@@ -7,6 +7,9 @@ and a tie counts one half.
 
 - :func:`auc_standard_error` estimates the standard error of one model's AUC from the AUC and
   the class counts alone (Hanley and McNeil, 1982); it needs both classes.
+- :func:`delong_standard_error` estimates the same standard error from each item's structural
+  component (DeLong et al., 1988), with no assumption about the shape of the score
+  distributions; it needs two of each class.
 - :func:`delong_test` compares two models scored on the same items: each item's structural
   components (the share of the other class it outscores, a tie counting one half) give the
   variance of the AUCs' difference, covariance included (DeLong et al., 1988), in
@@ -67,8 +70,8 @@ def auc_standard_error(labels, scores) -> float:
     and n- negatives. Hanley and McNeil's closed forms for Q1 and Q2 are exact when one
     class's survival function is a power of the other's (two exponential distributions, for
     instance), and close for most other shapes; AUC is the observed one, so the result is an
-    estimate. For two models on the same items, whose AUCs are correlated, use
-    :func:`delong_test` instead.
+    estimate. :func:`delong_standard_error` makes no such assumption. For two models on the
+    same items, whose AUCs are correlated, use :func:`delong_test` instead.
 
     Parameters
     ----------
@@ -89,7 +92,7 @@ def auc_standard_error(labels, scores) -> float:
 
     See Also
     --------
-    roc_auc, delong_test
+    roc_auc, delong_standard_error, delong_test
 
     Notes
     -----
@@ -140,15 +143,111 @@ def _structural_components(labels, scores, positives, negatives):
     return components, twice_u
 
 
-def _delong_test_steps(labels, scores_a, scores_b) -> Steps:
-    labels, (scores_a, scores_b), positives, negatives = two_classes(
-        labels, scores_a=scores_a, scores_b=scores_b
-    )
+def _at_least_two_of_each(positives, negatives):
     if positives < 2 or negatives < 2:
         raise ValueError(
             f"labels must hold at least 2 positives and 2 negatives for DeLong's variance, got "
             f"{positives} positive and {negatives} negative"
         )
+
+
+def _delong_standard_error_steps(labels, scores) -> Steps:
+    labels, (scores,), positives, negatives = two_classes(labels, scores=scores)
+    _at_least_two_of_each(positives, negatives)
+    components, twice_u = _structural_components(labels, scores, positives, negatives)
+    area = twice_u / (2 * positives * negatives)
+    positive = labels == 1
+    s10 = float(np.var(components[positive], ddof=1))
+    s01 = float(np.var(components[~positive], ddof=1))
+    variance = s10 / positives + s01 / negatives
+    value = math.sqrt(variance)
+    table = quantities([
+        ("n+", "positives", positives),
+        ("n-", "negatives", negatives),
+        ("AUC", "mean of V10 over the positives (or of V01 over the negatives)", area),
+        ("S10", "variance of V10 over the positives", s10),
+        ("S01", "variance of V01 over the negatives", s01),
+        ("SE^2", "S10 / n+ + S01 / n-", variance),
+        ("SE", "sqrt(SE^2)", value),
+    ])
+    items = {
+        "item": np.arange(1, len(labels) + 1),
+        "label": labels,
+        "score": scores,
+        "V": components,
+    }
+    return Steps(value, {"standard error": table, "structural components": items})
+
+
+def delong_standard_error(labels, scores) -> float:
+    r"""DeLong's standard error of one AUC, from the items' structural components.
+
+    A positive's component V10 is the share of the negatives it outscores, a negative's V01
+    the share of the positives that outscore it (a tie counting one half); either set
+    averages to the AUC (:func:`roc_auc`). With S10 and S01 their sample variances over the
+    positives and over the negatives (denominators n+ - 1 and n- - 1),
+
+    .. math::
+
+        SE^2 = \frac{S_{10}}{n^+} + \frac{S_{01}}{n^-}
+
+    This is the one-model case of :func:`delong_test`'s variance (DeLong et al., 1988). Unlike
+    :func:`auc_standard_error` (Hanley and McNeil's closed form, exact only when one class's
+    survival function is a power of the other's), it assumes nothing about the shape of the
+    score distributions. The components come from midranks, in O(n log n) (Sun and Xu, 2014).
+
+    Parameters
+    ----------
+    labels : sequence of {0, 1}
+        True classes; at least two of each.
+    scores : sequence of float
+        Scores, higher meaning more likely positive.
+
+    Returns
+    -------
+    float
+        At least 0; 0.0 when every positive outscores the same share of negatives and every
+        negative is outscored by the same share of positives (an AUC of 0 or 1, for instance).
+
+    Raises
+    ------
+    ValueError
+        When ``labels`` hold fewer than two positives or two negatives, or ``labels`` and
+        ``scores`` differ in length.
+
+    See Also
+    --------
+    roc_auc, auc_standard_error, delong_test
+
+    Notes
+    -----
+    The chapter :doc:`/book/roc_auc` explains it.
+
+    References
+    ----------
+    - ``delong1988``: DeLong, E. R., DeLong, D. M., and Clarke-Pearson, D. L. (1988). Comparing the
+      areas under two or more correlated receiver operating characteristic curves: a nonparametric
+      approach. *Biometrics*, 44(3), 837-845.
+    - ``sun2014``: Sun, X., and Xu, W. (2014). Fast implementation of DeLong's algorithm for
+      comparing the areas under correlated receiver operating characteristic curves. *IEEE Signal
+      Processing Letters*, 21(11), 1389-1393.
+
+    Examples
+    --------
+    >>> from rankedu.auc_uncertainty import delong_standard_error
+    >>> labels = [1, 1, 1, 0, 0, 0, 0, 1, 0, 1]
+    >>> scores = [0.9, 0.8, 0.35, 0.7, 0.3, 0.2, 0.1, 0.6, 0.5, 0.4]
+    >>> round(delong_standard_error(labels, scores), 4)
+    0.1549
+    """
+    return _delong_standard_error_steps(labels, scores).value
+
+
+def _delong_test_steps(labels, scores_a, scores_b) -> Steps:
+    labels, (scores_a, scores_b), positives, negatives = two_classes(
+        labels, scores_a=scores_a, scores_b=scores_b
+    )
+    _at_least_two_of_each(positives, negatives)
     pairs = positives * negatives
     v_a, twice_u_a = _structural_components(labels, scores_a, positives, negatives)
     v_b, twice_u_b = _structural_components(labels, scores_b, positives, negatives)
@@ -239,7 +338,7 @@ def delong_test(labels, scores_a, scores_b) -> DeLongResult:
 
     See Also
     --------
-    roc_auc, auc_standard_error
+    roc_auc, auc_standard_error, delong_standard_error
 
     Notes
     -----
