@@ -9,8 +9,10 @@ query's documents as ``evaluate`` does and prints the book's table for each meas
 :func:`rankedu.explain.query`), ending in the value ``evaluate`` gives. The measures, their help
 and their conventions come from :data:`rankedu.measures.MEASURES` and ``evaluate`` itself; this
 module re-derives none of them. Both exit with status 2 on bad input (a missing file, a
-malformed line, an unknown measure, a negative ``--digits`` or ``--top``, nothing to evaluate),
-with one line on standard error, after any warning. ``python -m rankedu`` is the same command.
+malformed line, an unknown measure, a negative ``--digits`` or ``--top``, a missing option,
+nothing to evaluate), with one line on standard error, after any warning. ``-m`` may be given
+several times, as trec_eval's ``-m`` may: the measures add up. ``python -m rankedu`` is the same
+command.
 """
 
 from __future__ import annotations
@@ -23,9 +25,13 @@ import warnings
 from rankedu import explain as _explain
 from rankedu.measures import MEASURES
 from rankedu.ties import TIES
-from rankedu.trec import DEFAULT_MAX_GRADE, evaluate, read_qrels, read_run
+from rankedu.trec import DEFAULT_MAX_GRADE, MISSING, evaluate, read_qrels, read_run
 
 _MEASURE_HELP = "; ".join(f"{m.usage}: {m.description}" for m in MEASURES.values())
+
+
+#: The most decimals ``--digits`` prints: a double holds 17 significant digits.
+MAX_DIGITS = 17
 
 
 def _at_least_zero(text: str) -> int:
@@ -39,8 +45,25 @@ def _at_least_zero(text: str) -> int:
     return value
 
 
+def _digits(text: str) -> int:
+    """An argparse type: the decimals to print, 0 to MAX_DIGITS."""
+    value = _at_least_zero(text)
+    if value > MAX_DIGITS:
+        raise argparse.ArgumentTypeError(
+            f"must be at most {MAX_DIGITS} (a double holds 17 significant digits), got {value}")
+    return value
+
+
+class _Parser(argparse.ArgumentParser):
+    """argparse, but a usage error is one line on standard error (exit status 2), like every
+    other error of the command; ``--help`` still prints the usage."""
+
+    def error(self, message):
+        self.exit(2, f"{self.prog}: error: {message} (see '{self.prog} --help')\n")
+
+
 def _parser() -> argparse.ArgumentParser:
-    parser = argparse.ArgumentParser(
+    parser = _Parser(
         prog="rankedu",
         description="Evaluate TREC runs with trec_eval's conventions, or explain one query's "
         "score step by step.",
@@ -53,8 +76,9 @@ def _parser() -> argparse.ArgumentParser:
                          help="judgments file: qid iter docno rel (- reads standard input)")
         sub.add_argument("run", metavar="RUN",
                          help="run file: qid Q0 docno rank score tag (- reads standard input)")
-        sub.add_argument("-m", "--measures", nargs="+", required=True, metavar="MEASURE",
-                         help="measures to compute, e.g. -m nDCG@10 AP P@5")
+        sub.add_argument("-m", "--measures", nargs="+", action="extend", required=True,
+                         metavar="MEASURE", help="measures to compute, e.g. -m nDCG@10 AP "
+                         "P@5; -m may be repeated (-m AP -m P@5), as in trec_eval")
         sub.add_argument("-l", "--threshold", type=float, default=1, metavar="LEVEL",
                          help="relevant means grade >= LEVEL (trec_eval -l; default 1)")
         sub.add_argument("--max-grade", type=float, default=None, metavar="G",
@@ -76,11 +100,18 @@ def _parser() -> argparse.ArgumentParser:
     common(evaluate_cmd)
     evaluate_cmd.add_argument("-q", "--per-query", action="store_true",
                               help="print every query's values before the mean (trec_eval -q)")
-    evaluate_cmd.add_argument("-c", "--complete", action="store_true",
-                              help="score judged queries missing from the run as 0 instead of "
-                              "skipping them (trec_eval -c)")
-    evaluate_cmd.add_argument("--digits", type=_at_least_zero, default=4, metavar="N",
-                              help="decimals printed (default 4, as trec_eval)")
+    missing = evaluate_cmd.add_mutually_exclusive_group()
+    # No default here: argparse would not see "--missing skip" beside -c (a value that is
+    # the default counts as not given); _run reads None as evaluate's default, "skip".
+    missing.add_argument("--missing", choices=MISSING,
+                         help="a judged query missing from the run: skip it with a warning "
+                         "(the default, as trec_eval 9.x does), score it 0 (zero, trec_eval -c) "
+                         "or stop with exit status 2 (error, as trec_eval 10.0 stops)")
+    missing.add_argument("-c", "--complete", dest="missing", action="store_const",
+                         const="zero", help="the same as --missing zero (trec_eval -c)")
+    evaluate_cmd.add_argument("--digits", type=_digits, default=4, metavar="N",
+                              help=f"decimals printed, 0 to {MAX_DIGITS} (default 4, as "
+                              "trec_eval)")
 
     explain_cmd = commands.add_parser(
         "explain", help="the step-by-step table of one query's measures",
@@ -111,7 +142,7 @@ def _run(args, out) -> None:
                "single_precision": args.single_precision, "ties": args.ties}
     if args.command == "evaluate":
         result = evaluate(args.qrels, args.run, args.measures,
-                          missing="zero" if args.complete else "skip", **options)
+                          missing=args.missing or "skip", **options)
         _print_table(result, args.per_query, args.digits, out)
         return
     qrels, run = read_qrels(args.qrels), read_run(args.run)
@@ -140,9 +171,9 @@ def main(argv=None) -> int:
     -------
     int
         0 on success, 2 when a file is missing or malformed, a measure unknown, an option
-        bad or nothing can be evaluated (the reason goes to standard error). A usage error
-        exits through argparse, also with status 2. 1 when the reader of standard output
-        stops early (``| head``); warnings still reach standard error.
+        bad or missing, or nothing can be evaluated (the reason goes to standard error, one
+        line). 1 when the reader of standard output stops early (``| head``); warnings still
+        reach standard error.
 
     Examples
     --------

@@ -31,8 +31,12 @@ flag it mirrors). They are exactly where evaluation tools disagree, so they are 
   ir_measures do: a property of the grading scale, so that one query's ERR does not change
   when another query is judged. A qrels grade above ``max_grade`` is an error.
 - **Queries.** A query is evaluated when both inputs hold it. A query only in the run cannot
-  be evaluated and is dropped; one only in the qrels is dropped too, unless ``missing="zero"``
-  (trec_eval ``-c``), which scores it 0 on every measure. Either way a dropped query is
+  be evaluated and is dropped (trec_eval drops it silently). A judged query that the run lacks
+  is where trec_eval's versions part: trec_eval 9.x leaves it out, and trec_eval 10.0's help
+  text still says so, but trec_eval 10.0 itself stops with exit status 4 (and the message
+  "result qid ... not found in qrels"). ``missing="skip"`` (the default) leaves it out as
+  trec_eval 9.x does, ``missing="error"`` stops as trec_eval 10.0 does, and ``missing="zero"``
+  (trec_eval ``-c``, both versions) scores it 0 on every measure. A dropped query is
   *reported*: a :class:`QueryMismatchWarning` names it, and the result's ``attrs`` hold the
   lists ``"only_in_run"`` and ``"only_in_qrels"``. When no query of the run is judged (or the
   run is empty) nothing can be evaluated, and that is an error, as it is in trec_eval.
@@ -68,6 +72,11 @@ __all__ = ["QueryMismatchWarning", "TieInterval", "evaluate", "ranked_list", "re
            "read_run", "tie_interval"]
 
 
+#: What ``evaluate`` does with a judged query the run lacks: trec_eval 9.x's way, ``-c``'s,
+#: trec_eval 10.0's.
+MISSING = ("skip", "zero", "error")
+
+
 class QueryMismatchWarning(UserWarning):
     """The judgments and the run do not hold the same queries; some were not evaluated."""
 
@@ -84,6 +93,12 @@ def _queries(judged: _Table, run: _Table, missing: str):
             f"none of the run's {len(run_qids)} queries is in the qrels "
             f"({len(judged_qids)} queries), e.g. {run_qids[0]!r}")
         raise ValueError(f"run: nothing was evaluated: {what}")
+    if missing == "error" and only_in_qrels:
+        raise ValueError(
+            f"missing: {_count(only_in_qrels, 'judged query is', 'judged queries are')} "
+            f"missing from the run: {_some(only_in_qrels)}; missing='error' stops here as "
+            f"trec_eval 10.0 does (exit status 4); 'skip' leaves them out as trec_eval 9.x "
+            f"does, 'zero' scores them 0 (trec_eval -c)")
     queries = judged_qids if missing == "zero" else common
     _warn_dropped(only_in_run, [] if missing == "zero" else only_in_qrels)
     return queries.sort_values(), only_in_run, only_in_qrels
@@ -122,9 +137,11 @@ def evaluate(qrels, run, measures, *, threshold=1, missing="skip", max_grade=Non
     threshold : float, default 1
         A document is relevant when its grade is >= threshold (trec_eval ``-l``); must be > 0,
         so that an unjudged document is never relevant.
-    missing : {"skip", "zero"}, default "skip"
-        What to do with a query of the qrels that the run does not hold: leave it out
-        (trec_eval's default) or score it 0 on every measure (trec_eval ``-c``).
+    missing : {"skip", "zero", "error"}, default "skip"
+        What to do with a query of the qrels that the run does not hold: leave it out, with a
+        warning (as trec_eval 9.x does and trec_eval 10.0's help text says), score it 0 on
+        every measure (trec_eval ``-c``), or raise a ValueError (as trec_eval 10.0 does: it
+        exits with status 4).
     max_grade : float, optional
         ERR's top grade g_max; 4 (gdeval's and ir_measures' default) when not given. With an
         ERR measure, a qrels grade above it is an error.
@@ -211,7 +228,7 @@ def _prepare(qrels, run, measures, threshold, missing, max_grade, single_precisi
     """Check the options, load and rank the run: (specs, ranked run, query index, attrs)."""
     specs = parse(measures)
     threshold = as_threshold(threshold)
-    one_of(missing, "missing", ("skip", "zero"))
+    one_of(missing, "missing", MISSING)
     one_of(ties, "ties", _ties.TIES)
     judged, ranking = _load_pair(qrels, run)
     max_grade = _max_grade(judged, max_grade, any(s.measure.uses_max_grade for s in specs))
@@ -391,28 +408,32 @@ def ranked_list(qrels, run, qid, *, single_precision=False) -> pd.DataFrame:
     return _one_query(qrels, run, qid, single_precision=single_precision)[0]
 
 
+def _some(qids: list) -> str:
+    """The first five query ids, and how many more."""
+    shown = ", ".join(map(repr, qids[:5]))
+    return shown + (f" and {len(qids) - 5} more" if len(qids) > 5 else "")
+
+
+def _count(qids: list, one: str, many: str) -> str:
+    return f"{len(qids)} {one if len(qids) == 1 else many}"
+
+
 def _warn_dropped(only_in_run: list, only_in_qrels: list) -> None:
-    def some(qids):
-        shown = ", ".join(map(repr, qids[:5]))
-        return shown + (f" and {len(qids) - 5} more" if len(qids) > 5 else "")
-
-    def count(qids, one, many):
-        return f"{len(qids)} {one if len(qids) == 1 else many}"
-
     if only_in_run:
         warnings.warn(
-            f"{count(only_in_run, 'query of the run has', 'queries of the run have')} no "
+            f"{_count(only_in_run, 'query of the run has', 'queries of the run have')} no "
             f"judgments and {'was' if len(only_in_run) == 1 else 'were'} not evaluated: "
-            f"{some(only_in_run)}",
+            f"{_some(only_in_run)}",
             QueryMismatchWarning,
             stacklevel=4,
         )
     if only_in_qrels:
         warnings.warn(
-            f"{count(only_in_qrels, 'judged query is', 'judged queries are')} missing from "
+            f"{_count(only_in_qrels, 'judged query is', 'judged queries are')} missing from "
             f"the run and {'was' if len(only_in_qrels) == 1 else 'were'} not evaluated "
-            f"(missing='zero' scores them 0, as trec_eval -c does): "
-            f"{some(only_in_qrels)}",
+            f"(trec_eval 9.x leaves them out too; trec_eval 10.0 stops instead, as "
+            f"missing='error' does; missing='zero' scores them 0, as trec_eval -c does): "
+            f"{_some(only_in_qrels)}",
             QueryMismatchWarning,
             stacklevel=4,
         )

@@ -56,6 +56,23 @@ def test_evaluate_q_prints_every_query_before_the_mean(files, capsys):
     assert "warning" in captured.err and "'q3'" in captured.err
 
 
+def test_a_repeated_m_adds_measures_as_trec_eval_does(files, capsys):
+    assert main(["evaluate", *files, "-m", "AP", "-m", "P@1", "RR", "-q"]) == 0
+    out = table(capsys.readouterr().out)
+    assert {measure for measure, _ in out} == {"AP", "P@1", "RR", "num_q"}
+    assert out["AP", "q1"] == "0.2500" and out["P@1", "q1"] == "0.0000"
+
+
+def test_missing_error_stops_like_trec_eval_10_and_c_is_missing_zero(files, capsys):
+    assert main(["evaluate", *files, "-m", "AP", "--missing", "error"]) == 2
+    lines = capsys.readouterr().err.splitlines()
+    assert len(lines) == 1 and "'q3'" in lines[0] and "trec_eval 10.0" in lines[0]
+    assert main(["evaluate", *files, "-m", "RR", "-q", "--missing", "zero"]) == 0
+    zero = capsys.readouterr().out
+    assert main(["evaluate", *files, "-m", "RR", "-q", "-c"]) == 0
+    assert capsys.readouterr().out == zero and "q3\t0.0000" in zero
+
+
 def test_evaluate_c_scores_missing_queries_zero_like_trec_eval_c(files, capsys):
     assert main(["evaluate", *files, "-m", "RR", "-q", "-c"]) == 0
     captured = capsys.readouterr()
@@ -141,7 +158,17 @@ def test_negative_digits_or_top_are_rejected_before_anything_is_printed(files, c
     assert exit_info.value.code == 2
     captured = capsys.readouterr()
     assert captured.out == ""
+    assert len(captured.err.splitlines()) == 1
     assert "must be an integer >= 0" in captured.err
+
+
+def test_too_many_digits_are_refused_naming_the_option(files, capsys):
+    with pytest.raises(SystemExit) as exit_info:
+        main(["evaluate", *files, "-m", "AP", "--digits", "99999999999"])
+    assert exit_info.value.code == 2
+    err = capsys.readouterr().err
+    assert err.startswith("rankedu evaluate: error: argument --digits: must be at most 17")
+    assert main(["evaluate", *files, "-m", "AP", "--digits", "17"]) == 0
 
 
 def test_explain_top_0_lists_no_document_and_top_n_lists_n(files, capsys):
@@ -161,13 +188,25 @@ def test_nothing_to_evaluate_exits_2_with_one_line_on_stderr(tmp_path, files, ca
     assert len(lines) == 1 and "nothing was evaluated" in lines[0]
 
 
-def test_usage_errors_exit_2(files, capsys):
+@pytest.mark.parametrize(
+    ("argv", "message"),
+    [(["evaluate", "FILES"], "rankedu evaluate: error: the following arguments are required: "
+      "-m/--measures"),
+     (["frobnicate"], "rankedu: error: argument COMMAND: invalid choice: 'frobnicate'"),
+     (["evaluate", "FILES", "-m", "AP", "--ties", "bogus"], "argument --ties: invalid choice"),
+     (["evaluate", "FILES", "-m", "AP", "-l", "abc"], "argument -l/--threshold: invalid float"),
+     (["evaluate", "FILES", "-m", "AP", "-c", "--missing", "skip"],
+      "argument --missing: not allowed with argument -c/--complete")],
+)
+def test_usage_errors_exit_2_with_one_line_on_stderr(files, capsys, argv, message):
+    # The module docstring promises one line on standard error for every bad input.
+    at = argv.index("FILES") if "FILES" in argv else len(argv)
     with pytest.raises(SystemExit) as exit_info:
-        main(["evaluate", *files])  # no -m
+        main([*argv[:at], *(files if "FILES" in argv else []), *argv[at + 1:]])
     assert exit_info.value.code == 2
-    with pytest.raises(SystemExit) as exit_info:
-        main(["frobnicate"])
-    assert exit_info.value.code == 2
+    captured = capsys.readouterr()
+    assert captured.out == "" and len(captured.err.splitlines()) == 1
+    assert captured.err.startswith("rankedu") and message in captured.err
 
 
 def test_help_lists_the_commands_and_the_measures(capsys):

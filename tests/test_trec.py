@@ -318,7 +318,29 @@ def test_missing_zero_includes_judged_queries_the_run_lacks_without_warning():
     assert result.attrs["only_in_qrels"] == ["r"]
 
 
-@pytest.mark.parametrize("missing", ["skip", "zero"])
+def test_missing_skip_warns_naming_what_each_trec_eval_version_does():
+    with pytest.warns(rk.QueryMismatchWarning, match=r"'r'$") as caught:
+        result = rk.evaluate({"q": {"a": 1}, "r": {"a": 1}}, {"q": {"a": 1.0}}, ["AP"])
+    assert list(result.index) == ["q"]
+    message = str(caught[0].message)
+    assert "trec_eval 9.x leaves them out too; trec_eval 10.0 stops instead" in message
+
+
+def test_missing_error_stops_on_a_judged_query_the_run_lacks_as_trec_eval_10_does():
+    # trec_eval 10.0 exits with status 4 on qrels.test and results.trunc, which lacks 302.
+    with pytest.raises(ValueError, match=r"^missing: 1 judged query is missing from the run: "
+                                         r"'302'; missing='error' stops here as trec_eval 10.0"):
+        rk.evaluate(reference("qrels.test"), reference("results.trunc"), ["AP"],
+                    missing="error")
+    with warnings.catch_warnings():
+        warnings.simplefilter("error", rk.QueryMismatchWarning)
+        strict = rk.evaluate(reference("qrels.test"), reference("results.test"), ["AP"],
+                             missing="error")
+    assert strict.equals(rk.evaluate(reference("qrels.test"), reference("results.test"),
+                                     ["AP"]))
+
+
+@pytest.mark.parametrize("missing", ["skip", "zero", "error"])
 def test_an_empty_run_is_an_error_saying_nothing_was_evaluated(tmp_path, missing):
     # trec_eval exits non-zero too; an empty table (or all zeros) would look like a result.
     qrels, run = write(tmp_path, "qrels", "q 0 a 1\n"), write(tmp_path, "run", "")
@@ -326,7 +348,7 @@ def test_an_empty_run_is_an_error_saying_nothing_was_evaluated(tmp_path, missing
         rk.evaluate(qrels, run, ["AP", "RR", "nDCG@2", "ERR@3"], missing=missing)
 
 
-@pytest.mark.parametrize("missing", ["skip", "zero"])
+@pytest.mark.parametrize("missing", ["skip", "zero", "error"])
 def test_a_run_whose_queries_are_not_in_the_qrels_is_an_error(missing):
     with pytest.raises(ValueError, match=r"nothing was evaluated: none of the run's 2 queries"):
         rk.evaluate({"q": {"a": 1}}, {"x": {"a": 1.0}, "y": {"a": 1.0}}, ["AP"],
