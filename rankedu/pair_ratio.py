@@ -309,6 +309,14 @@ def kendall_tau(grades, scores, *, variant="b") -> float:
     counts and, for at most 2,000 documents, lists every pair; above that it raises
     ``ValueError``.
 
+    Grades and scores are compared exactly, as scipy compares them: two values tie only when
+    they are equal as floats. Means computed in floating point can differ in the last bit
+    where the exact means are equal (three P@10 values 0.1, 0.2, 0.3 averaged in two orders
+    give 0.20000000000000004 and 0.19999999999999998), and such a pair then counts as
+    concordant or discordant instead of tied. When correlating means of systems (or of
+    anything computed), round them first, e.g. to 12 decimals, or compute them from integer
+    counts; the last example below shows the trap and the fix.
+
     References
     ----------
     - ``kendall1938``: Kendall, M. G. (1938). A new measure of rank correlation. *Biometrika*,
@@ -327,6 +335,17 @@ def kendall_tau(grades, scores, *, variant="b") -> float:
     0.8165
     >>> rk.kendall_tau([1, 1, 1], [3, 2, 1])  # every grade the same: 0/0
     nan
+
+    Two systems with the same P@10 per query, averaged in a different order, and a third:
+
+    >>> p10 = [sum([0.1, 0.2, 0.3]) / 3, sum([0.3, 0.2, 0.1]) / 3, 0.5]
+    >>> p10[0] == p10[1]  # equal means, unequal floats
+    False
+    >>> ap = [0.31, 0.45, 0.52]
+    >>> round(rk.kendall_tau(p10, ap), 4)  # the last-bit difference counts as discordant
+    0.3333
+    >>> round(rk.kendall_tau([round(m, 12) for m in p10], ap), 4)  # rounded: a tie
+    0.8165
     """
     return _kendall_tau_steps(grades, scores, variant, listed=False).value
 

@@ -391,3 +391,25 @@ def test_new_explanations_take_the_same_arguments_as_their_functions(name):
     import inspect
 
     assert inspect.signature(getattr(rk.explain, name)) == inspect.signature(getattr(rk, name))
+
+
+def test_kendall_tau_counts_a_last_bit_difference_between_equal_means_as_an_order():
+    # Equal P@10 means summed in two orders differ in the last bit; kendall_tau, like scipy,
+    # compares floats exactly, so the pair is discordant, not tied.
+    p10 = [sum([0.1, 0.2, 0.3]) / 3, sum([0.3, 0.2, 0.1]) / 3, 0.5]
+    ap = [0.31, 0.45, 0.52]
+    assert p10[0] != p10[1]
+    assert rk.kendall_tau(p10, ap) == pytest.approx(1 / 3, abs=1e-15)
+    assert rk.kendall_tau(p10, ap) == pytest.approx(_stats.kendalltau(p10, ap).statistic,
+                                                    abs=1e-12)
+
+
+def test_kendall_tau_of_rounded_means_equals_tau_of_the_exact_counts():
+    # Rounding to 12 decimals restores the tie: tau_b then equals tau of the integer counts
+    # of relevant documents behind the means (6 of 30 for both systems, 15 for the third).
+    p10 = [sum([0.1, 0.2, 0.3]) / 3, sum([0.3, 0.2, 0.1]) / 3, 0.5]
+    ap = [0.31, 0.45, 0.52]
+    counts = [6, 6, 15]
+    rounded = rk.kendall_tau([round(m, 12) for m in p10], ap)
+    assert rounded == rk.kendall_tau(counts, ap)
+    assert rounded == pytest.approx(2 / math.sqrt(2 * 3), abs=1e-15)
