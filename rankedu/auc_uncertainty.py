@@ -44,11 +44,11 @@ def _auc_standard_error_steps(labels, scores) -> Steps:
         ("n+", "positives", positives),
         ("n-", "negatives", negatives),
         ("AUC", "U / (n+ n-)", area),
-        ("Q1", "AUC / (2 - AUC)", q1),
-        ("Q2", "2 AUC^2 / (1 + AUC)", q2),
+        ("theta1", "AUC / (2 - AUC)", q1),
+        ("theta2", "2 AUC^2 / (1 + AUC)", q2),
         ("term 1", "AUC (1 - AUC)", terms[0]),
-        ("term 2", "(n+ - 1)(Q1 - AUC^2)", terms[1]),
-        ("term 3", "(n- - 1)(Q2 - AUC^2)", terms[2]),
+        ("term 2", "(n+ - 1)(theta1 - AUC^2)", terms[1]),
+        ("term 3", "(n- - 1)(theta2 - AUC^2)", terms[2]),
         ("SE^2", "(term 1 + term 2 + term 3) / (n+ n-)", variance),
         ("SE", "sqrt(SE^2)", value),
     ])
@@ -60,14 +60,14 @@ def auc_standard_error(labels, scores) -> float:
 
     .. math::
 
-        SE^2 = \frac{\mathrm{AUC}(1 - \mathrm{AUC}) + (n^+ - 1)(Q_1 - \mathrm{AUC}^2)
-                      + (n^- - 1)(Q_2 - \mathrm{AUC}^2)}{n^+ n^-},
-        \qquad Q_1 = \frac{\mathrm{AUC}}{2 - \mathrm{AUC}}, \quad Q_2 = \frac{2\,\mathrm{AUC}^2}{1 + \mathrm{AUC}}
+        SE^2 = \frac{\mathrm{AUC}(1 - \mathrm{AUC}) + (n^+ - 1)(\theta_1 - \mathrm{AUC}^2)
+                      + (n^- - 1)(\theta_2 - \mathrm{AUC}^2)}{n^+ n^-},
+        \qquad \theta_1 = \frac{\mathrm{AUC}}{2 - \mathrm{AUC}}, \quad \theta_2 = \frac{2\,\mathrm{AUC}^2}{1 + \mathrm{AUC}}
 
-    AUC is :func:`roc_auc`. With the true Q1 (the probability that two random positives both
-    score above one random negative) and Q2 (that one random positive scores above two random
-    negatives) the formula is the exact variance of the AUC over new samples of n+ positives
-    and n- negatives. Hanley and McNeil's closed forms for Q1 and Q2 are exact when one
+    AUC is :func:`roc_auc`. With the true theta1 (Hanley and McNeil's Q1: the probability
+    that two random positives both score above one random negative) and theta2 (their Q2:
+    that one random positive scores above two random negatives) the formula is the exact variance of the AUC over new samples of n+ positives
+    and n- negatives. Hanley and McNeil's closed forms for theta1 and theta2 are exact when one
     class's survival function is a power of the other's (two exponential distributions, for
     instance), and close for most other shapes; AUC is the observed one, so the result is an
     estimate. :func:`delong_standard_error` makes no such assumption. For two models on the
@@ -97,7 +97,7 @@ def auc_standard_error(labels, scores) -> float:
     Notes
     -----
     The chapter :doc:`/book/roc_auc` explains it. ``rk.explain.auc_standard_error`` shows AUC,
-    Q1, Q2, n+, n- and each term of the formula.
+    theta1, theta2, n+, n- and each term of the formula.
 
     References
     ----------

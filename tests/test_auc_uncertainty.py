@@ -38,7 +38,7 @@ def test_auc_standard_error_is_hanley_and_mcneils_formula(case):
 def test_auc_standard_error_is_close_to_a_bootstrap_on_a_large_sample():
     # Resample positives and negatives separately (the formula holds n+ and n- fixed). The
     # bootstrap SD of 2,000 resamples has a Monte Carlo error of about 1.6%; Hanley-McNeil's
-    # closed-form Q1, Q2 are exact for exponential scores, so 5% is a meaningful tolerance.
+    # closed-form theta1, theta2 are exact for exponential scores, so 5% is a meaningful tolerance.
     rng = np.random.default_rng(1982)
     positives, negatives = rng.exponential(2.0, 400), rng.exponential(1.0, 600)
     labels = np.r_[np.ones(400, dtype=int), np.zeros(600, dtype=int)]
@@ -54,8 +54,8 @@ def test_explain_auc_standard_error_shows_the_formulas_quantities(running_result
     explanation = rk.explain.auc_standard_error(labels, scores)
     rows = explanation.table.set_index("quantity")["value"]
     assert rows["AUC"] == 0.8 and rows["n+"] == 5 and rows["n-"] == 5
-    assert rows["Q1"] == pytest.approx(0.8 / 1.2, abs=1e-15)
-    assert rows["Q2"] == pytest.approx(2 * 0.64 / 1.8, abs=1e-15)
+    assert rows["theta1"] == pytest.approx(0.8 / 1.2, abs=1e-15)
+    assert rows["theta2"] == pytest.approx(2 * 0.64 / 1.8, abs=1e-15)
     assert rows["SE^2"] == pytest.approx(float(hanley_mcneil_exact(labels, scores)), rel=1e-12)
     assert running_result(explanation.table) == explanation.value == rk.auc_standard_error(labels, scores)
 
@@ -206,7 +206,7 @@ def test_delong_standard_error_equals_a_direct_pairwise_computation(case):
 
 
 def test_delong_standard_error_is_close_to_a_bootstrap_where_hanley_mcneil_is_not():
-    # Normal scores with unequal spreads: Hanley and McNeil's Q1, Q2 (exact for exponential
+    # Normal scores with unequal spreads: Hanley and McNeil's theta1, theta2 (exact for exponential
     # scores) are off, DeLong's components are not. 2,000 resamples give the bootstrap SD a
     # Monte Carlo error of about 1.6%.
     rng = np.random.default_rng(1988)
