@@ -183,8 +183,24 @@ def _max_grade(judged: _Table, max_grade, needed: bool) -> float:
     return max_grade
 
 
+def _unit_gains(judged: _Table, needed: bool) -> None:
+    """RBP and INST read a grade as a gain in [0, 1], as cwl-eval does. cwl-eval checks every
+    grade of the qrels, retrieved or not, so that whether a file is accepted does not depend on
+    the run; so does this. (A negative grade is read as gain 0, as trec_eval reads it, where
+    cwl-eval refuses it.)"""
+    if not needed or not len(judged.values):
+        return
+    row = int(np.argmax(judged.values))
+    if judged.values[row] > 1:
+        raise ValueError(
+            f"qrels: RBP and INST read a grade as a gain in [0, 1], as cwl-eval does (it checks "
+            f"every grade of the qrels); query {judged.qids[judged.qid_codes[row]]!r} judges "
+            f"{judged.docnos(np.array([row]))[0]!r} {judged.values[row]:g}: divide the grades "
+            f"by the top one")
+
+
 def _one_query(qrels, run, qid, *, threshold=1, max_grade=None, single_precision=False,
-               max_grade_needed=False, ties="trec_eval"):
+               max_grade_needed=False, unit_gains_needed=False, ties="trec_eval"):
     """One query ranked as ``evaluate`` ranks it, its ties in the ``ties`` order (one of
     "trec_eval", "optimistic", "pessimistic"): (its ranked-list frame, its per-list inputs, the
     joined arrays)."""
@@ -192,6 +208,7 @@ def _one_query(qrels, run, qid, *, threshold=1, max_grade=None, single_precision
     one_of(ties, "ties", ("trec_eval", "optimistic", "pessimistic"))
     judged, ranking = _load_pair(qrels, run)
     max_grade = _max_grade(judged, max_grade, max_grade_needed)
+    _unit_gains(judged, unit_gains_needed)
     qid = str(qid)
     for table, name in ((judged, "qrels"), (ranking, "run")):
         # The two tables share one vocabulary of qids: look for the query's rows.

@@ -249,6 +249,7 @@ def query(qrels, run, qid, measure, *, threshold=1, max_grade=None, single_preci
     frame, lists, ranked = join._one_query(
         qrels, run, qid, threshold=threshold, max_grade=max_grade,
         single_precision=single_precision, max_grade_needed=spec.measure.uses_max_grade,
+        unit_gains_needed=spec.measure.unit_gains,
         ties=ties,
     )
     steps = spec.explain(lists)

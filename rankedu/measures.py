@@ -93,6 +93,7 @@ class Measure:
     kernel: Callable
     parameters: tuple[Parameter, ...] = field(default=())
     uses_max_grade: bool = False  # maps grades through ERR's R(g): every grade <= max_grade
+    unit_gains: bool = False  # reads a grade as a gain in [0, 1] (cwl-eval): every grade <= 1
     average: Callable | None = None
 
     @property
@@ -163,13 +164,14 @@ MEASURES: dict[str, Measure] = {m.name: m for m in [
             lambda lists, k, p, depth: {"rels": lists.rels, "p": p, "depth": depth},
             _user._rbp_by_query,
             parameters=(Parameter("p", float, 0.8, "persistence: the probability of reading on"),
-                        _DEPTH)),
+                        _DEPTH), unit_gains=True),
     Measure("INST", "INST: the expected rate of gain of a user who wants T units of gain, the "
             "grade read as a gain in [0, 1], the list read to depth ranks (cwl-eval's)",
             "user_models", "none", _user.inst,
             lambda lists, k, T, depth: {"rels": lists.rels, "T": T, "depth": depth},
             _user._inst_by_query,
-            parameters=(Parameter("T", float, 1.0, "the gain the user wants"), _DEPTH)),
+            parameters=(Parameter("T", float, 1.0, "the gain the user wants"), _DEPTH),
+            unit_gains=True),
     Measure("Bpref", "bpref: each judged relevant document scores 1 - min(m, R) / min(N, R), m the "
             "judged non-relevant documents above it; the sum divided by R (unjudged skipped)",
             "incomplete_judgments", "none", _incomplete.bpref,

@@ -34,10 +34,10 @@ import pandas as pd
 from rankedu._common import last
 from rankedu._steps import Steps
 from rankedu._validation import (
-    as_above,
     as_cutoff,
     as_gains,
     as_labels,
+    as_number,
     as_open_probability,
     as_probabilities,
     same_length,
@@ -48,6 +48,11 @@ CWL_DEPTH = 1000
 
 #: The largest ``depth`` accepted: the model computes one value per rank up to ``depth``.
 MAX_DEPTH = 10**6
+
+#: INST's target T must lie in [MIN_T, MAX_T]. Below 1/4, C(i) can leave [0, 1] (T = 0.1 gives
+#: C(1) = 16): i + T + T_i = i + 2T - sum_{j<=i} g_j >= 2T, and ((x - 1) / x)^2 <= 1 needs
+#: x >= 1/2. Above MAX_DEPTH the target exceeds the gain of the deepest list the model reads.
+MIN_T, MAX_T = 0.25, float(MAX_DEPTH)
 
 # One chunk of queries in a kernel holds at most this many (query, rank) cells.
 _CHUNK_CELLS = 2**22
@@ -62,6 +67,16 @@ def _as_depth(depth, *, allow_none: bool) -> int | None:
     if depth > MAX_DEPTH:
         raise ValueError(f"depth must be at most {MAX_DEPTH:,} (one value is computed per rank), got {depth}")
     return depth
+
+
+def _as_target(T) -> float:
+    """INST's T as ``float``, in [MIN_T, MAX_T], or ValueError naming ``T``."""
+    T = as_number(T, "T")
+    if not MIN_T <= T <= MAX_T:
+        raise ValueError(
+            f"T must lie in [{MIN_T:g}, {MAX_T:g}] (below 1/4, C(i) is not a probability; "
+            f"above, the target exceeds any list the model reads), got {T:g}")
+    return T
 
 
 def _rbp_continuation(gains: np.ndarray, p: float) -> np.ndarray:
@@ -202,13 +217,17 @@ def _rbp_steps(rels, p=0.8, *, depth=None, judged=None) -> Steps:
         weight = (1.0 - p) * reach
         table = _table("RBP", gains, continuation, weight, weight)
         past_end = p ** len(gains)
-        steps = Steps(last(table["RBP@i"]), {"RBP": table})
-    unjudged = 0.0 if judged is None else float(np.sum(table["W(i)"][judged == 0]))
+    # Past depth the model reads nothing: only the judgments of the ranks it reads count.
+    read = judged if judged is None else judged[:len(table["W(i)"])]
+    unjudged = 0.0 if read is None else float(np.sum(table["W(i)"][read == 0]))
     residual = {
         "where": np.array(["unjudged documents", "past the end of the list", "residual"]),
         "weight": np.array([unjudged, past_end, unjudged + past_end]),
     }
-    return Steps(steps.value, {"RBP": table, "residual": residual})
+    # RBP's W(i) do not depend on the gains, so its value is the running sum over the list's
+    # own ranks, as the kernel sums them; with a depth, cwl-eval's dot over the padded ranks
+    # adds the same terms in another order (they agree to within 1e-16).
+    return Steps(last(table["RBP@i"]), {"RBP": table, "residual": residual})
 
 
 def rbp(rels, p=0.8, *, depth=None, judged=None) -> float:
@@ -276,7 +295,7 @@ def rbp(rels, p=0.8, *, depth=None, judged=None) -> float:
 
 def _inst_steps(rels, T=1.0, *, depth=CWL_DEPTH) -> Steps:
     gains = as_gains(rels, "rels")
-    T = as_above(T, "T", 0)
+    T = _as_target(T)
     depth = _as_depth(depth, allow_none=False)
     return _cwl_steps("INST", gains, lambda g: _inst_continuation(g, T), depth)
 
@@ -302,8 +321,11 @@ def inst(rels, T=1.0, *, depth=CWL_DEPTH) -> float:
     rels : sequence of float
         Gains of the retrieved documents in rank order, each in [0, 1] (1 relevant, 0 not or
         unjudged; divide a graded scale by its top grade).
-    T : float > 0, default 1.0
-        The user's target: how much gain (how many relevant documents) is wanted.
+    T : float in [0.25, 1e6], default 1.0
+        The user's target: how much gain (how many relevant documents) is wanted. Below 1/4
+        C(i) is not always a probability (cwl-eval 1.0.12 accepts such T and returns C(1) = 16
+        for T = 0.1, or NaN for T = 1e-300); above 10^6, the most gain a list of ``depth``
+        ranks can hold, nothing changes but the chance of overflow.
     depth : int >= 1, default 1000
         The ranks the model reads (cwl-eval's ``--max_depth``).
 
@@ -315,7 +337,8 @@ def inst(rels, T=1.0, *, depth=CWL_DEPTH) -> float:
     Raises
     ------
     ValueError
-        Naming ``rels`` for a gain outside [0, 1], ``T`` for T <= 0, ``depth`` for depth < 1.
+        Naming ``rels`` for a gain outside [0, 1], ``T`` outside [0.25, 1e6], ``depth`` for
+        depth < 1 or above 10^6.
 
     Notes
     -----
@@ -348,14 +371,11 @@ def _by_query(ranked, continue_at, depth: int) -> np.ndarray:
     Each query's top ``depth`` gains go into a row of ``depth`` cells, zero-padded as cwl-eval
     pads them, and the rows go through the very functions the per-list metric uses: the values
     equal the per-list ones exactly. Rows are taken a chunk of queries at a time, so memory
-    stays bounded whatever the number of queries.
+    stays bounded whatever the number of queries, but the cost is queries x depth: only a
+    metric whose C(i) depends on the gains (INST) needs it. The grades were checked to lie in
+    [0, 1] against the whole qrels (``rankedu._join._unit_gains``).
     """
     gains = ranked.gain
-    if len(gains) and (gains > 1).any():
-        raise ValueError(
-            f"qrels: RBP and INST read a grade as a gain in [0, 1], as cwl-eval does; a "
-            f"retrieved document has grade {gains.max():g}: divide the grades by the top one"
-        )
     top = ranked.rank <= depth
     query, column, gains = ranked.query[top], ranked.rank[top] - 1, gains[top]
     values = np.zeros(ranked.n_queries)
@@ -371,14 +391,21 @@ def _by_query(ranked, continue_at, depth: int) -> np.ndarray:
 
 
 def _rbp_by_query(ranked, k=None, *, p=0.8, depth=CWL_DEPTH) -> np.ndarray:
-    """RBP of every query at once, read to ``depth`` ranks as cwl-eval reads them."""
+    """RBP of every query at once, read to ``depth`` ranks as cwl-eval reads them.
+
+    RBP's W(i) = p^(i-1) (1 - p) / (1 - p^depth) are the same for every list: they are
+    computed once, as the per-list function computes them, and each query sums W(i) g_i over
+    its own ranks (no padding), so the cost is the run's length, not queries x depth.
+    """
     p = as_open_probability(p, "p", " (the probability of reading on)")
     depth = _as_depth(depth, allow_none=False)
-    return _by_query(ranked, lambda g: _rbp_continuation(g, p), depth)
+    weight = _cwl(_rbp_continuation(np.zeros(depth), p))["W"]
+    at = np.minimum(ranked.rank, depth) - 1  # ranks past depth are cut by sum_by_query
+    return ranked.sum_by_query(weight[at] * ranked.gain, k=depth)
 
 
 def _inst_by_query(ranked, k=None, *, T=1.0, depth=CWL_DEPTH) -> np.ndarray:
     """INST of every query at once, read to ``depth`` ranks as cwl-eval reads them."""
-    T = as_above(T, "T", 0)
+    T = _as_target(T)
     depth = _as_depth(depth, allow_none=False)
     return _by_query(ranked, lambda g: _inst_continuation(g, T), depth)
