@@ -17,7 +17,7 @@ import pandas as pd
 from rankedu import ties as _ties
 from rankedu._ranked import RankedRun, ranks_within
 from rankedu._trec_load import _docno_order, _load_pair, _Table
-from rankedu._validation import as_number, as_threshold, one_of
+from rankedu._validation import as_flag, as_number, as_threshold, one_of
 from rankedu.measures import QueryLists
 
 #: ERR's top grade unless ``max_grade`` is given: gdeval's and ir_measures' default.
@@ -112,7 +112,7 @@ def _join(judged: _Table, run: _Table, queries: pd.Index, threshold: float, max_
         query, judgment, score = run_query, run.judgment, run.values
     else:
         query, judgment, score = run_query[kept], run.judgment[kept], run.values[kept]
-    if single_precision:
+    if as_flag(single_precision, "single_precision"):
         score = score.astype(np.float32).astype(np.float64)
     order, group = _rank_order(query, score, run, kept)
     query = order.apply(query, within_queries=True)

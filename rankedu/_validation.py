@@ -45,6 +45,11 @@ def as_numbers(values, name: str) -> np.ndarray:
         or np.issubdtype(array.dtype, np.floating)
         or np.issubdtype(array.dtype, np.bool_)
     ):
+        huge = [i for i, x in enumerate(array.flat) if isinstance(x, numbers.Integral)
+                and not isinstance(x, bool) and not -2**63 <= x < 2**64]
+        if huge and array.dtype == object:
+            raise ValueError(f"{name} must hold numbers that fit in 64 bits, got "
+                             f"{array.flat[huge[0]]} at position {huge[0]}")
         raise TypeError(f"{name} must hold real numbers, got values of type {array.dtype}")
     array = array.astype(float)
     bad = ~np.isfinite(array)
@@ -137,18 +142,22 @@ def same_length(**arrays: np.ndarray) -> None:
 MAX_CUTOFF = 2**63 - 1
 
 
-def as_cutoff(k, name: str = "k") -> int | None:
-    """Return ``k`` as an ``int`` in [1, MAX_CUTOFF], or ``None`` (the whole list)."""
-    if k is None:
+def as_cutoff(k, name: str = "k", *, allow_none: bool = True, most: int = MAX_CUTOFF,
+              why: str = "a rank numpy can hold") -> int | None:
+    """Return ``k`` as an ``int`` in [1, most], or ``None`` (the whole list) if allowed.
+
+    ``most`` is MAX_CUTOFF unless the caller bounds ``k`` lower; ``why`` says why, in the message.
+    """
+    wanted = "an int >= 1 or None" if allow_none else "an int >= 1"
+    if k is None and allow_none:
         return None
     if isinstance(k, (bool, np.bool_)) or not isinstance(k, numbers.Integral):
-        raise NonIntegerCutoffError(
-            f"{name} must be an int >= 1 or None, got {k!r} ({type(k).__name__})"
-        )
+        raise NonIntegerCutoffError(f"{name} must be {wanted}, got {k!r} ({type(k).__name__})")
     if k < 1:
-        raise ValueError(f"{name} must be an int >= 1 or None, got {k}")
-    if k > MAX_CUTOFF:
-        raise ValueError(f"{name} must be at most 2**63 - 1 (a rank numpy can hold), got {k}")
+        raise ValueError(f"{name} must be {wanted}, got {k}")
+    if k > most:
+        shown = "2**63 - 1" if most == MAX_CUTOFF else f"{most:,}"
+        raise ValueError(f"{name} must be at most {shown} ({why}), got {k}")
     return int(k)
 
 
@@ -181,12 +190,23 @@ def as_threshold(threshold, name: str = "threshold") -> float:
 
 
 def as_count(value, name: str) -> int:
-    """Return a non-negative ``int``, or raise naming ``name``."""
+    """Return an ``int`` in [0, MAX_CUTOFF] (a count numpy's int64 holds), or raise naming
+    ``name``."""
     if isinstance(value, (bool, np.bool_)) or not isinstance(value, numbers.Integral):
         raise TypeError(f"{name} must be an int >= 0, got {value!r} ({type(value).__name__})")
     if value < 0:
         raise ValueError(f"{name} must be an int >= 0, got {value}")
+    if value > MAX_CUTOFF:
+        raise ValueError(f"{name} must be at most 2**63 - 1 (a count numpy can hold), got {value}")
     return int(value)
+
+
+def as_flag(value, name: str) -> bool:
+    """Return ``True`` or ``False`` as ``bool`` (numpy's too), or raise naming ``name``: a
+    string such as ``"yes"``, ``None`` or ``2`` is no truth value."""
+    if not isinstance(value, (bool, np.bool_)):
+        raise TypeError(f"{name} must be True or False, got {value!r} ({type(value).__name__})")
+    return bool(value)
 
 
 def two_classes(labels, **scores) -> tuple[np.ndarray, list[np.ndarray], int, int]:

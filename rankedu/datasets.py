@@ -18,7 +18,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from rankedu._validation import one_of
+from rankedu._validation import as_flag, one_of
 from rankedu.trec_files import read_qrels, read_run
 
 __all__ = ["DATA", "DATASETS", "load", "path"]
@@ -89,7 +89,7 @@ def load(name: str, *, graded: bool = False):
     ValueError
         Naming ``name`` for an unknown dataset.
     TypeError
-        Naming ``graded`` when it is not a bool.
+        Naming ``graded`` when it is not True or False.
 
     References
     ----------
@@ -104,6 +104,5 @@ def load(name: str, *, graded: bool = False):
     (31, 5890, 3)
     """
     files = DATASETS[one_of(name, "name", tuple(DATASETS))]
-    if not isinstance(graded, bool):
-        raise TypeError(f"graded must be a bool, got {graded!r} ({type(graded).__name__})")
-    return read_qrels(DATA / files["graded" if graded else "qrels"]), read_run(DATA / files["run"])
+    qrels = files["graded" if as_flag(graded, "graded") else "qrels"]
+    return read_qrels(DATA / qrels), read_run(DATA / files["run"])

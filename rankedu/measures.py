@@ -245,17 +245,22 @@ class ParsedMeasure:
 
 _SPELLING = re.compile(r"^([A-Za-z][A-Za-z0-9_]*)(?:\(([^()]*)\))?(?:@(.*))?$")
 
+# How each parameter type is written in a name: ASCII digits only (Python's int() and float()
+# also read "１０", "٣", "1_000", "nan" and "inf", which no other tool's names accept).
+_WRITTEN = {
+    int: (re.compile(r"[0-9]+"), "an integer in ASCII digits"),
+    float: (re.compile(r"[+-]?(?:[0-9]+\.?[0-9]*|\.[0-9]+)(?:[eE][+-]?[0-9]+)?"),
+            "a number in ASCII digits"),
+    bool: (re.compile(r"True|False"), "True or False"),
+}
+
 
 def _parse_value(text: str, parameter: Parameter, written: str):
-    try:
-        if parameter.type is bool:
-            return {"True": True, "False": False}[text]
-        return parameter.type(text)
-    except (KeyError, ValueError):
+    pattern, spelled = _WRITTEN[parameter.type]
+    if not pattern.fullmatch(text):
         raise ValueError(
-            f"measures: {parameter.name} of {written!r} must be a {parameter.type.__name__}, "
-            f"got {text!r}"
-        ) from None
+            f"measures: {parameter.name} of {written!r} must be {spelled}, got {text!r}")
+    return text == "True" if parameter.type is bool else parameter.type(text)
 
 
 def _parse_one(written: str) -> ParsedMeasure:
@@ -270,17 +275,25 @@ def _parse_one(written: str) -> ParsedMeasure:
     if measure.cutoff == "none" and k is not None:
         raise ValueError(f"measures: {measure.name} takes no cutoff, got {written!r}")
     if k is not None:
-        if not k.isdigit():
-            raise ValueError(f"measures: the cutoff of {written!r} must be an integer >= 1")
-        k = as_cutoff(int(k), f"measures: the cutoff of {written!r}")
+        if not _WRITTEN[int][0].fullmatch(k):
+            raise ValueError(f"measures: the cutoff of {written!r} must be an integer >= 1 "
+                             f"in ASCII digits")
+        k = as_cutoff(int(k), f"measures: the cutoff of {written!r}", allow_none=False)
     declared = {p.name: p for p in measure.parameters}
     params = {p.name: p.default for p in measure.parameters}
-    for item in filter(None, (params_text or "").split(",")):
+    given = set()
+    for item in [] if params_text is None else params_text.split(","):
         key, equals, value = (part.strip() for part in item.partition("="))
+        if not key:
+            raise ValueError(f"measures: {written!r} has an empty parameter: write "
+                             f"{measure.name}(name=value, ...) or {measure.name} alone")
         if key not in declared or not equals:
             known = ", ".join(declared) or "none"
             raise ValueError(f"measures: {written!r}: {measure.name} has no parameter "
                              f"{item.strip()!r} (its parameters: {known})")
+        if key in given:
+            raise ValueError(f"measures: {written!r} gives {key} twice")
+        given.add(key)
         params[key] = _parse_value(value, declared[key], written)
     return ParsedMeasure(written, measure, k, params)
 
@@ -302,7 +315,8 @@ def parse(measures) -> list[ParsedMeasure]:
     ------
     ValueError
         Naming ``measures``: an unknown measure, a missing or surplus cutoff, a cutoff that is
-        not an integer >= 1, or an unknown or mistyped parameter.
+        not an integer >= 1 in ASCII digits, or an unknown, empty, repeated or mistyped
+        parameter.
 
     Notes
     -----

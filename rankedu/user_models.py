@@ -63,10 +63,8 @@ def _as_depth(depth, *, allow_none: bool) -> int | None:
         return None
     if depth is None:
         raise ValueError("depth must be an int >= 1 (INST needs a depth to normalise over), got None")
-    depth = as_cutoff(depth, "depth")
-    if depth > MAX_DEPTH:
-        raise ValueError(f"depth must be at most {MAX_DEPTH:,} (one value is computed per rank), got {depth}")
-    return depth
+    return as_cutoff(depth, "depth", allow_none=allow_none, most=MAX_DEPTH,
+                     why="one value is computed per rank")
 
 
 def _as_target(T) -> float:

@@ -49,7 +49,7 @@ def test_rankedu_gives_trec_eval_10s_means_on_the_rag_run():
 def test_unknown_names_and_a_non_bool_graded_are_refused_naming_the_argument():
     with pytest.raises(ValueError, match="^name must be one of 'trec_301_303', 'trec_rag_2024'"):
         datasets.load("trec_2025")
-    with pytest.raises(TypeError, match="^graded must be a bool"):
+    with pytest.raises(TypeError, match="^graded must be True or False"):
         datasets.load("trec_301_303", graded="yes")
     with pytest.raises(ValueError, match="^name must be one of .*'qrels.test'"):
         datasets.path("../../setup.py")

@@ -408,3 +408,13 @@ def test_new_measures_equal_pytrec_eval_on_trec_eval_test_files(qrels, threshold
     for qid, values in theirs.items():
         for trec_name, name in names.items():
             assert ours.loc[qid, name] == values[trec_name], (qid, name)
+
+
+@pytest.mark.parametrize("count", ["n_relevant", "n_nonrelevant"])
+def test_a_count_beyond_int64_is_refused_naming_it(count):
+    # 10**30 raised numpy's OverflowError from inside the penalty.
+    with pytest.raises(ValueError, match=rf"^{count} must be at most 2\*\*63 - 1"):
+        rk.bpref([1, 0], **{count: 10**30})
+    # The largest accepted count still gives bpref: one relevant document found of R.
+    expected = {"n_relevant": 1 / (2**63 - 1), "n_nonrelevant": 1.0}[count]
+    assert rk.bpref([1, 0], **{count: 2**63 - 1}) == pytest.approx(expected, rel=1e-15)

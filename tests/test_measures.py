@@ -53,13 +53,37 @@ def test_names_parse_as_in_ir_measures(written, family, k):
      ("Rprec@5", "Rprec takes no cutoff"), ("P@0", "cutoff of 'P@0'"),
      ("P@x", "cutoff of 'P@x' must be an integer"), ("P@-1", "must be an integer"),
      ("AP(judged=True)", "AP has no parameter 'judged=True'"),
-     ("AP(judged_only=yes)", "judged_only of 'AP(judged_only=yes)' must be a bool"),
-     ("XYZ(p=0.8)", "unknown measure 'XYZ(p=0.8)'"), ("AP(", "unknown measure 'AP('")],
+     ("AP(judged_only=yes)", "judged_only of 'AP(judged_only=yes)' must be True or False"),
+     ("XYZ(p=0.8)", "unknown measure 'XYZ(p=0.8)'"), ("AP(", "unknown measure 'AP('"),
+     # str.isdigit() and int() read other scripts' digits; no other tool's names do.
+     ("Judged@²", "cutoff of 'Judged@²' must be an integer >= 1 in ASCII digits"),
+     ("Judged@１０", "cutoff of 'Judged@１０' must be an integer >= 1 in ASCII digits"),
+     ("Judged@٣", "cutoff of 'Judged@٣' must be an integer >= 1 in ASCII digits"),
+     ("RBP(p=０.５)", "p of 'RBP(p=０.５)' must be a number in ASCII digits"),
+     ("RBP(depth=1_000)", "depth of 'RBP(depth=1_000)' must be an integer in ASCII digits"),
+     ("RBP(p=nan)", "p of 'RBP(p=nan)' must be a number in ASCII digits"),
+     ("RBP(p=0.5,p=0.6)", "'RBP(p=0.5,p=0.6)' gives p twice"),
+     ("AP(judged_only=True,judged_only=False)", "gives judged_only twice"),
+     ("AP()", "'AP()' has an empty parameter"), ("RBP(,)", "'RBP(,)' has an empty parameter"),
+     ("RBP(p=0.8,)", "'RBP(p=0.8,)' has an empty parameter")],
 )
 def test_bad_names_raise_naming_measures(written, message):
     with pytest.raises(ValueError, match="measures") as error:
         parse([written])
     assert message in str(error.value)
+
+
+@pytest.mark.parametrize(
+    ("measures", "message"),
+    [(["P@0"], "^measures: the cutoff of 'P@0' must be an int >= 1, got 0$"),
+     (["RBP(depth=0)"], "^depth must be an int >= 1, got 0$"),
+     (["RBP(depth=100000000000000000000000)"], "^depth must be at most 1,000,000 \\(one value"),
+     (["Judged@100000000000000000000000"], "must be at most 2\\*\\*63 - 1")],
+)
+def test_cutoff_and_depth_messages_name_the_bound_that_applies(measures, message):
+    # None cannot be written in a name, and depth's bound is MAX_DEPTH, not int64's.
+    with pytest.raises(ValueError, match=message):
+        rk.evaluate({"q": {"a": 1}}, {"q": {"a": 1.0}}, measures)
 
 
 def test_a_repeated_name_is_computed_once_and_order_is_kept():
@@ -91,9 +115,9 @@ def test_parameters_are_parsed_by_their_declared_type(monkeypatch):
     assert (parsed.k, parsed.params) == (3, {"scale": 0.5, "strict": True})
     assert parse(["Toy"])[0].params == {"scale": 1.0, "strict": False}
     assert toy.usage == "Toy, Toy@k, Toy(scale=1.0, strict=False)"
-    with pytest.raises(ValueError, match="strict of .* must be a bool, got 'yes'"):
+    with pytest.raises(ValueError, match="strict of .* must be True or False, got 'yes'"):
         parse(["Toy(strict=yes)"])
-    with pytest.raises(ValueError, match="scale of .* must be a float"):
+    with pytest.raises(ValueError, match="scale of .* must be a number in ASCII digits"):
         parse(["Toy(scale=high)"])
 
 

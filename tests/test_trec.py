@@ -375,6 +375,19 @@ def test_bad_options_raise_naming_the_option(options, argument):
         rk.evaluate({"q": {"a": 3}}, {"q": {"a": 1.0}}, ["ERR@5"], **options)
 
 
+@pytest.mark.parametrize("flag", ["yes", None, 2])
+def test_single_precision_must_be_true_or_false(flag):
+    # "yes", None and 2 were read as truth values.
+    with pytest.raises(TypeError, match="^single_precision must be True or False"):
+        rk.evaluate({"q": {"a": 1}}, {"q": {"a": 1.0}}, ["AP"], single_precision=flag)
+
+
+def test_a_grade_too_large_for_64_bits_is_named_as_such():
+    with pytest.raises(ValueError, match=r"^qrels\['rel'\] must hold numbers that fit in 64 "
+                                         r"bits, got 1180591620717411303424 at position 0"):
+        rk.evaluate({"q": {"a": 2**70}}, {"q": {"a": 1.0}}, ["AP"])
+
+
 def test_ranked_list_reads_a_negative_grade_as_pooled_but_not_judged_as_judged_at_k_does():
     qrels, run = {"q": {"a": -1, "b": 1}}, {"q": {"a": 2.0, "b": 1.0, "c": 0.5}}
     table = rk.ranked_list(qrels, run, "q")
