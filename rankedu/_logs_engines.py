@@ -4,6 +4,13 @@ Each engine (DuckDB for DataFrames, Arrow tables, relations and Parquet/CSV path
 a Spark DataFrame) renames the caller's columns to the roles g (group), y (label), s (score)
 and r (grade) the SQL texts of :mod:`rankedu.logs` read, checks every column in one pass
 before the metric runs, and returns the result. Neither engine is imported before a call.
+
+Labels and grades are read as DOUBLE; scores keep their own numeric type, so that int64 scores
+above 2**53 and DECIMAL scores are compared exactly (a cast to DOUBLE would tie them). A group
+id keeps its type too; NaN in a floating-point group column, like NULL, is an error, and so are
+ids of mixed kinds in a pandas object column, as :func:`rankedu.gauc` has them. A log's view is
+registered under a name of its own (``rankedu_log_<pid>_<n>``), so that a table of the caller's
+named ``rankedu_log`` is never read instead.
 """
 
 from __future__ import annotations
@@ -15,6 +22,8 @@ import warnings
 
 import pandas as pd
 
+from rankedu._validation import GROUP_ID_KINDS
+
 SUPPORTED = ("a pandas DataFrame, a pyarrow Table, a DuckDB relation, a path (str or "
              "os.PathLike) to Parquet or CSV files, or a pyspark.sql.DataFrame")
 
@@ -22,6 +31,7 @@ SUPPORTED = ("a pandas DataFrame, a pyarrow Table, a DuckDB relation, a path (st
 _INFINITY = "CAST('Infinity' AS DOUBLE)"
 _CHECKS = {
     "g": [("missing values (NULL)", "g IS NULL")],
+    "g float": [("missing values (NULL or NaN)", "g IS NULL OR isnan(g)")],
     "y": [("missing values (NULL or NaN)", "y IS NULL OR isnan(y)"),
           ("values other than 0 and 1", "y NOT IN (0, 1)")],
     "s": [("missing values (NULL or NaN)", "s IS NULL OR isnan(s)"),
@@ -33,7 +43,21 @@ _CHECKS = {
 
 _NUMERIC_TYPES = {"tinyint", "smallint", "int", "integer", "bigint", "hugeint", "utinyint",
                   "usmallint", "uinteger", "ubigint", "uhugeint", "float", "real", "double",
-                  "decimal", "boolean"}
+                  "decimal", "boolean", "long", "short", "byte"}
+# The types whose values can be NaN (DuckDB's and Spark's names).
+_FLOAT_TYPES = {"float", "real", "double"}
+
+_views = itertools.count()
+
+
+def _view_name() -> str:
+    """A name no table of the caller's has: the log's view is registered under it."""
+    return f"rankedu_log_{os.getpid()}_{next(_views)}"
+
+
+def _base_type(type_name: str) -> str:
+    """``decimal`` for ``DECIMAL(38,20)``, ``double`` for ``DOUBLE``."""
+    return type_name.lower().split("(")[0]
 
 # --- The engines: each renames the caller's columns and runs the SQL text. ------------------
 
@@ -44,41 +68,75 @@ class _DuckDB:
     def __init__(self, data):
         import duckdb
 
-        self.connection, self.log = None, None
+        self.connection, self.log, self.path = None, None, None
+        # The source's own column names, duplicates included (DuckDB renames a pandas
+        # frame's second "y" to "y_1", which would hide that the name is ambiguous).
+        self.names = (list(data.columns) if isinstance(data, pd.DataFrame)
+                      else list(getattr(data, "column_names", [])))
         if isinstance(data, duckdb.DuckDBPyRelation):
             self.relation = data
+            self.names = list(data.columns)
             return
         self.connection = duckdb.connect()
         if isinstance(data, pd.DataFrame):
+            if not len(data.columns):
+                raise ValueError("data: the DataFrame has no column")
             self.relation = self.connection.from_df(data)
         elif isinstance(data, (str, os.PathLike)):
-            path = os.fspath(data)
-            name = path.lower()
-            if name.endswith((".parquet", ".parq")):
-                self.relation = self.connection.read_parquet(path)
-            elif name.endswith((".csv", ".csv.gz", ".tsv", ".tsv.gz")):
-                self.relation = self.connection.read_csv(path)
-            else:
-                raise ValueError(f"data: a path must name Parquet (.parquet) or CSV (.csv, "
-                                 f".tsv, optionally .gz) files, got {path!r}")
+            self.path = os.fspath(data)
+            self.relation = self._read(self.path)
+            self.names = list(self.relation.columns)
         else:
             self.relation = self.connection.from_arrow(data)
+
+    def _read(self, path: str):
+        """The relation of a Parquet or CSV path; OSError or ValueError naming the path."""
+        import duckdb
+
+        name = path.lower()
+        if name.endswith((".parquet", ".parq")):
+            read, kind = self.connection.read_parquet, "Parquet"
+        elif name.endswith((".csv", ".csv.gz", ".tsv", ".tsv.gz")):
+            read, kind = self.connection.read_csv, "CSV"
+        else:
+            raise ValueError(f"data: a path must name Parquet (.parquet) or CSV (.csv, "
+                             f".tsv, optionally .gz) files, got {path!r}")
+        try:
+            return read(path)
+        except duckdb.IOException as error:
+            raise FileNotFoundError(f"data: no file matches {path!r} ({error})") from None
+        except duckdb.Error as error:
+            raise ValueError(f"data: {path!r} cannot be read as {kind}: {error}") from None
 
     def columns(self) -> dict[str, str]:
         return dict(zip(self.relation.columns, map(str, self.relation.types)))
 
     def use(self, expressions: dict[str, str]) -> None:
-        quoted = {role: '"' + column.replace('"', '""') + '"' if column else "0"
-                  for role, column in expressions.items()}
-        self.log = self.relation.project(", ".join(
-            f"{value} AS {role}" if role == "g" else f"CAST({value} AS DOUBLE) AS {role}"
-            for role, value in quoted.items()))
+        types = self.columns()
+        selected = [] if "g" in expressions else ["0 AS g"]  # no group: the log is one
+        for role, column in expressions.items():
+            quoted = '"' + column.replace('"', '""') + '"'
+            exact = role in ("g", "s") and _base_type(types[column]) != "boolean"
+            selected.append(f"{quoted} AS {role}" if exact
+                            else f"CAST({quoted} AS DOUBLE) AS {role}")
+        self.log = self.relation.project(", ".join(selected))
+        self.view = _view_name()
+
+    def _query(self, sql: str):
+        import duckdb
+
+        try:
+            return self.log.query(self.view, sql.format(log=self.view))
+        except duckdb.Error as error:
+            if self.path is None:  # a relation or frame of the caller's: its own error
+                raise
+            raise ValueError(f"data: reading {self.path!r} failed: {error}") from None
 
     def rows(self, sql: str) -> list[tuple]:
-        return self.log.query("rankedu_log", sql.format(log="rankedu_log")).fetchall()
+        return self._query(sql).fetchall()
 
     def frame(self, sql: str) -> pd.DataFrame:
-        return self.log.query("rankedu_log", sql.format(log="rankedu_log")).df()
+        return self._query(sql).df()
 
     def close(self) -> None:
         if self.connection is not None:
@@ -88,12 +146,11 @@ class _DuckDB:
 class _Spark:
     """A log in a Spark DataFrame, registered as a temporary view of its own session."""
 
-    _numbers = itertools.count()
-
     def __init__(self, data):
         self.data = data
         self.session = data.sparkSession
         self.view = None
+        self.names = list(data.columns)
 
     def columns(self) -> dict[str, str]:
         return dict(self.data.dtypes)
@@ -101,12 +158,13 @@ class _Spark:
     def use(self, expressions: dict[str, str]) -> None:
         from pyspark.sql import functions
 
-        columns = []
+        types = self.columns()
+        columns = [] if "g" in expressions else [functions.lit(0).alias("g")]
         for role, column in expressions.items():
-            value = functions.col("`" + column.replace("`", "``") + "`") if column \
-                else functions.lit(0)
-            columns.append((value if role == "g" else value.cast("double")).alias(role))
-        self.view = f"rankedu_log_{os.getpid()}_{next(self._numbers)}"
+            value = functions.col("`" + column.replace("`", "``") + "`")
+            exact = role in ("g", "s") and _base_type(types[column]) != "boolean"
+            columns.append((value if exact else value.cast("double")).alias(role))
+        self.view = _view_name()
         self.data.select(*columns).createOrReplaceTempView(self.view)
 
     def rows(self, sql: str) -> list[tuple]:
@@ -144,36 +202,54 @@ _ARGUMENT = {"g": "group", "y": "label", "s": "score", "r": "grade"}
 def _open(data, **columns):
     """The engine, with ``data``'s columns renamed to the roles of the SQL text and checked.
 
-    ``columns`` maps each role (g, y, s, r) to the caller's column name; a group of ``None``
-    makes the whole log one group."""
+    ``columns`` maps each role (g, y, s, r) to the caller's column name, each a ``str``; a
+    call without ``g`` (the whole log's AUC) makes the whole log one group."""
     for role, column in columns.items():
-        if column is not None and not isinstance(column, str):
+        if not isinstance(column, str):
             raise TypeError(f"{_ARGUMENT[role]} must be a column name (str), got "
                             f"{column!r} ({type(column).__name__})")
     engine = _engine(data)
     try:
         types = engine.columns()
         for role, column in columns.items():
-            if column is None:
-                continue
             if column not in types:
                 raise ValueError(f"{_ARGUMENT[role]}: no column {column!r} in data; its "
                                  f"columns are {', '.join(map(repr, types))}")
-            if role != "g" and types[column].lower().split("(")[0] not in _NUMERIC_TYPES:
+            if engine.names.count(column) > 1:
+                raise ValueError(f"{_ARGUMENT[role]}: data has {engine.names.count(column)} "
+                                 f"columns named {column!r}; which one is meant is ambiguous")
+            if role != "g" and _base_type(types[column]) not in _NUMERIC_TYPES:
                 raise TypeError(f"{_ARGUMENT[role]}: column {column!r} must hold numbers, "
                                 f"got {types[column]}")
+        if "g" in columns and isinstance(data, pd.DataFrame):
+            _one_kind_of_id(data[columns["g"]], columns["g"])
         engine.use(columns)
-        _check(engine, columns)
+        _check(engine, columns, types)
     except BaseException:
         engine.close()
         raise
     return engine
 
 
-def _check(engine, columns) -> None:
+def _one_kind_of_id(ids: pd.Series, column: str) -> None:
+    """A pandas object column of group ids must hold one kind (strings, or numbers): DuckDB
+    would turn ``"1"`` and ``1`` into one VARCHAR group. TypeError naming the column, as
+    :func:`rankedu.gauc` has it."""
+    if ids.dtype == object:
+        kind = pd.api.types.infer_dtype(ids, skipna=True)
+        if kind not in GROUP_ID_KINDS:
+            raise TypeError(f"group: column {column!r} must hold ids of one type (all strings "
+                            f"or all numbers), got {kind} values")
+
+
+def _check(engine, columns, types) -> None:
     """Raise ValueError naming the column when a column holds a value the metric cannot read."""
-    checks = [(role, problem, condition) for role in columns if columns[role] is not None
-              for problem, condition in _CHECKS[role]]
+    def checks_of(role):
+        floating = role == "g" and _base_type(types[columns[role]]) in _FLOAT_TYPES
+        return _CHECKS["g float" if floating else role]
+
+    checks = [(role, problem, condition) for role in columns
+              for problem, condition in checks_of(role)]
     sql = "SELECT COUNT(*), " + ", ".join(
         f"SUM(CASE WHEN {condition} THEN 1 ELSE 0 END)" for _, _, condition in checks
     ) + " FROM {log}"

@@ -32,7 +32,10 @@ Conventions, the same as :func:`rankedu.roc_auc`, :func:`rankedu.gauc` and sciki
   as 0), and a warning counts it. The result is the plain mean over the other groups.
 - Labels are 0 or 1 (booleans allowed); scores and grades are finite numbers; grades are
   >= 0. A missing value (NULL, or NaN, which DuckDB reads from pandas as NULL) in any column
-  used is an error naming the column: nothing is dropped.
+  used, the group column included, is an error naming the column: nothing is dropped. Scores
+  are compared in their own type (int64 beyond 2**53 and DECIMAL exactly); labels and grades
+  are read as doubles. Group ids of mixed kinds in a pandas column (``"a"`` and ``1``) are an
+  error, as in :func:`rankedu.gauc`; so is a column name that ``data`` holds twice.
 
 :func:`gauc_groups` and :func:`ndcg_groups` return the per-group numbers as a pandas
 DataFrame, one row per group (the groups left out included, with a missing value and weight
@@ -105,23 +108,35 @@ SELECT g, impressions, clicks, auc FROM per_group ORDER BY g"""
 # Per group: DCG with tied scores sharing the discounts of the positions they occupy (the
 # positions i of a tie, numbered in any order, are exactly the ones it spans), and the ideal
 # DCG from the group's own grades in descending order (positions j). {k} is the cutoff.
+# The grades are summed divided by a power of two near the group's top grade (the first in
+# the window of j, so no other sort): dividing by a power of two is exact, so every value is
+# the unscaled one, but a tie of grades near 1e308 no longer overflows to inf; the table's
+# DCG and IDCG are multiplied back.
 _NDCG_GROUPS = """
 ranked AS (
     SELECT g, s, r,
            ROW_NUMBER() OVER (PARTITION BY g ORDER BY s DESC) AS i,
-           ROW_NUMBER() OVER (PARTITION BY g ORDER BY r DESC) AS j
+           ROW_NUMBER() OVER (PARTITION BY g ORDER BY r DESC) AS j,
+           FIRST_VALUE(r) OVER (PARTITION BY g ORDER BY r DESC) AS top
     FROM {log}
+),
+scaled AS (
+    SELECT g, s, r, i, j,
+           CASE WHEN top > 0 THEN POWER(2.0, FLOOR(LOG2(top))) ELSE 1.0 END AS scale
+    FROM ranked
 ),
 blocks AS (
     SELECT g, COUNT(*) AS n, SUM(CASE WHEN r > 0 THEN 1 ELSE 0 END) AS relevant,
-           SUM(r) / COUNT(*) * SUM(CASE WHEN i <= {k} THEN 1 / LOG2(i + 1) ELSE 0 END) AS dcg,
-           SUM(CASE WHEN j <= {k} THEN r / LOG2(j + 1) ELSE 0 END) AS idcg
-    FROM ranked
+           MIN(scale) AS scale,
+           SUM(r / scale) / COUNT(*)
+           * SUM(CASE WHEN i <= {k} THEN 1 / LOG2(i + 1) ELSE 0 END) AS dcg,
+           SUM(CASE WHEN j <= {k} THEN r / scale / LOG2(j + 1) ELSE 0 END) AS idcg
+    FROM scaled
     GROUP BY g, s
 ),
 per_group AS (
     SELECT g, CAST(SUM(n) AS BIGINT) AS n, CAST(SUM(relevant) AS BIGINT) AS relevant,
-           SUM(dcg) AS dcg, SUM(idcg) AS idcg,
+           SUM(dcg) * MIN(scale) AS dcg, SUM(idcg) * MIN(scale) AS idcg,
            CASE WHEN SUM(relevant) > 0 THEN SUM(dcg) / SUM(idcg) END AS ndcg
     FROM blocks
     GROUP BY g
@@ -172,10 +187,14 @@ def auc(data, *, label: str, score: str) -> float:
     Raises
     ------
     ValueError
-        When a column is missing, a label is not 0 or 1, a label or score is missing (NULL,
-        NaN) or a score infinite, the log is empty, or it holds a single class.
+        When a column is missing or named twice, a label is not 0 or 1, a label or score is
+        missing (NULL, NaN) or a score infinite, the log is empty, or it holds a single class;
+        when a path cannot be read as Parquet or CSV (naming the path).
     TypeError
-        When ``data`` is of no supported type, or a column does not hold numbers.
+        When ``data`` is of no supported type, a column argument is not a str (``None``
+        included), or a column does not hold numbers.
+    FileNotFoundError
+        When a path (or glob) matches no file.
 
     See Also
     --------
@@ -204,7 +223,7 @@ def auc(data, *, label: str, score: str) -> float:
     >>> logs.auc(log, label="clicked", score="score")  # (1 + 1 + 1/2 + 1) / 4
     0.875
     """
-    row = _run(data, _AUC_SUMMARY, {"g": None, "y": label, "s": score})
+    row = _run(data, _AUC_SUMMARY, {"y": label, "s": score})  # no group: one, the log
     n_used, n_rows, n_clicks, twice_u = row[1], row[2], row[3], row[4]
     if n_used == 0:
         raise ValueError(f"label: column {label!r} must hold both classes for AUC, got "
@@ -244,9 +263,11 @@ def gauc(data, *, group: str, label: str, score: str, weight: str = "impressions
     Raises
     ------
     ValueError
-        As :func:`auc`, for a NULL group id or an unknown ``weight``, and when no group holds
-        both classes.
+        As :func:`auc`, for a missing group id (NULL, or NaN in a floating-point column) or an
+        unknown ``weight``, and when no group holds both classes.
     TypeError
+        As :func:`auc`, and for group ids of mixed kinds in a pandas column.
+    FileNotFoundError
         As :func:`auc`.
 
     Warns
@@ -319,7 +340,7 @@ def gauc_groups(data, *, group: str, label: str, score: str,
 
     Raises
     ------
-    ValueError, TypeError
+    ValueError, TypeError, FileNotFoundError
         As :func:`gauc`, except that a log in which no group holds both classes is a table of
         NaN AUCs rather than an error.
 
@@ -390,12 +411,15 @@ def ndcg(data, *, group: str, score: str, grade: str, k: int | None = None) -> f
     Raises
     ------
     ValueError
-        When a column is missing, a score or grade is missing (NULL, NaN) or infinite, a
-        grade is negative, a group id is NULL, the log is empty, k < 1, or no group has a
-        positive grade.
+        When a column is missing or named twice, a score or grade is missing (NULL, NaN) or
+        infinite, a grade is negative, a group id is missing (NULL, or NaN in a floating-point
+        column), the log is empty, k < 1, or no group has a positive grade; when a path cannot
+        be read (naming the path).
     TypeError
-        When ``data`` is of no supported type, a column does not hold numbers, or k is not
-        an int.
+        When ``data`` is of no supported type, a column argument is not a str, a column does
+        not hold numbers, group ids of a pandas column are of mixed kinds, or k is not an int.
+    FileNotFoundError
+        When a path (or glob) matches no file.
 
     Warns
     -----
@@ -461,7 +485,7 @@ def ndcg_groups(data, *, group: str, score: str, grade: str,
 
     Raises
     ------
-    ValueError, TypeError
+    ValueError, TypeError, FileNotFoundError
         As :func:`ndcg`, except that a log without a positive grade is a table of NaN rather
         than an error.
 

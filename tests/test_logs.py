@@ -289,3 +289,28 @@ def test_spark_bad_input_is_the_same_error(spark, spark_log):
     with pytest.raises(TypeError, match="label: column 'user' must hold numbers"):
         logs.auc(bad.selectExpr("CAST(user AS STRING) AS user", "score"), label="user",
                  score="score")
+
+
+def test_huge_grades_inside_a_tie_do_not_overflow():
+    # SUM(r) of a tie of two grades of 1e308 was inf; the grades are divided by a power of two.
+    log = pd.DataFrame({"u": ["a"] * 3, "s": [1, 1, .5], "r": [1e308, 1e308, 0]})
+    assert logs.ndcg(log, group="u", score="s", grade="r") == rk.ndcg([1e308, 1e308]) == 1.0
+    table = logs.ndcg_groups(log, group="u", score="s", grade="r")
+    assert table["DCG"].iloc[0] == table["IDCG"].iloc[0] == pytest.approx(1e308 * (1 + 1 / np.log2(3)))
+
+
+def test_spark_refuses_none_columns_nan_groups_duplicates_and_reads_int64_scores(spark):
+    frame = spark.createDataFrame([("a", 1, 0.9), ("a", 0, 0.1), ("b", 1, 0.2), ("b", 0, 0.8)],
+                                  schema="u string, y long, s double")
+    with pytest.raises(TypeError, match=r"^score must be a column name \(str\), got None"):
+        logs.gauc(frame, group="u", label="y", score=None)
+    nan_groups = spark.createDataFrame([(float("nan"), 1, 0.9), (float("nan"), 0, 0.1),
+                                        (1.0, 1, 0.2), (1.0, 0, 0.8)],
+                                       schema="u double, y long, s double")
+    with pytest.raises(ValueError, match="group: column 'u' holds 2 missing values"):
+        logs.gauc(nan_groups, group="u", label="y", score="s")
+    twice = frame.select("u", "y", "s", frame["y"])
+    with pytest.raises(ValueError, match="label: data has 2 columns named 'y'"):
+        logs.auc(twice, label="y", score="s")
+    exact = spark.createDataFrame([(1, 2**53 + 1), (0, 2**53)], schema="y long, s long")
+    assert logs.auc(exact, label="y", score="s") == 1.0
