@@ -27,6 +27,24 @@ How a file is read (trec_eval 10's rules; where rankedu differs, it says so):
   listed twice for one query. A file is read once, so a pipe works; ``"-"`` reads standard
   input, as in trec_eval 10.
 
+Where rankedu reads a file that trec_eval 10.0 refuses or reads otherwise (each a leniency: on
+a file trec_eval 10.0 reads without complaint, every value is the same):
+
+- **Blank lines in a qrels file** are skipped. trec_eval 10.0 skips them in a run only; in a
+  qrels file it stops with "get_qrels: Malformed line".
+- **Comment lines in a qrels file** are skipped wherever they are. trec_eval 10.0's
+  ``get_qrels.c`` skips one comment line and reads the next line as a judgment, so two comment
+  lines in a row make it stop (or, if the second has four fields, read it as a judgment of
+  query ``#``), and a comment on the last line makes it read past the end of its buffer. Blanks
+  before the ``#`` are allowed here, not there (see above).
+- **A lone CR** (the line end of classic Mac OS files) ends a line. trec_eval 10.0 splits lines
+  at LF only and reads CR as whitespace, so such a file is one line to it: a run's first six
+  fields, the rest ignored (the run ``q1 Q0 d2 1 0.9 s<CR>q1 Q0 d1 2 0.5 s<CR>`` against
+  ``q1 0 d1 1`` is map 0 there, AP 0.5 here).
+- **A UTF-8 byte order mark** is dropped, and **ranks and grades must be integers** (above).
+- **A judged query that the run lacks** is left out by default, as trec_eval 9.x does, where
+  trec_eval 10.0 stops with exit status 4: :func:`rankedu.evaluate`'s ``missing`` says which.
+
 With pyarrow installed (``rankedu[fast]``), ``evaluate`` reads a single-spaced file with Arrow's
 multithreaded reader and keeps docnos in Arrow (``rankedu._fast_read``). Otherwise, or when that
 reader declines a file, pandas' C parser reads it (on one space when the file is single-spaced,
@@ -49,9 +67,10 @@ def read_qrels(path) -> pd.DataFrame:
     Fields are separated by any whitespace; ``iter`` is ignored by every measure; ``rel`` is an
     integer grade (negative grades are kept: trec_eval reads them as "in the pool, not judged"
     and ``evaluate`` treats them as non-relevant with gain 0). Blank lines and comment lines
-    (first non-blank character ``#``) are skipped; a UTF-8 byte order mark at the start is
+    (first non-blank character ``#``) are skipped wherever they are, where trec_eval 10.0 stops
+    on a blank line or on two comment lines in a row; a UTF-8 byte order mark at the start is
     dropped (trec_eval would keep it in the first query id). ``help(rankedu.trec_files)`` lists
-    every rule of the format.
+    every rule of the format and every difference from trec_eval 10.0.
 
     Parameters
     ----------

@@ -531,3 +531,28 @@ def test_any_line_order_of_the_files_gives_the_same_values(tmp_path, trec_case):
         expected = rk.evaluate(write(tmp_path, "q0", "".join(qrels_lines)),
                                write(tmp_path, "r0", "".join(run_lines)), MEASURES)
         pd.testing.assert_frame_equal(rk.evaluate(*shuffled, MEASURES), expected)
+
+
+# --- where rankedu reads what trec_eval 10.0 refuses or misreads (D13) -----------------------
+
+
+def test_blank_lines_and_comments_anywhere_in_qrels_are_skipped(tmp_path):
+    # trec_eval 10.0 stops on the blank line, on the two comments in a row and on the last.
+    qrels = tmp_path / "qrels"
+    qrels.write_text("q1 0 a 1\n\n# one\n# two\nq1 0 b 0\n  # indented\n# last")
+    assert rk.read_qrels(qrels)[["docno", "rel"]].values.tolist() == [["a", 1], ["b", 0]]
+
+
+def test_a_lone_cr_ends_a_line_where_trec_eval_10_reads_one_line(tmp_path):
+    qrels, run = tmp_path / "qrels", tmp_path / "run"
+    qrels.write_text("q1 0 d1 1\nq1 0 d2 0\n")
+    run.write_bytes(b"q1 Q0 d2 1 0.9 s\rq1 Q0 d1 2 0.5 s\r")
+    assert rk.evaluate(qrels, run, ["AP"]).loc["q1", "AP"] == 0.5  # trec_eval 10.0: map 0
+
+
+def test_every_leniency_towards_trec_eval_10_is_listed_where_users_look():
+    listed = importlib.import_module("rankedu.trec_files").__doc__
+    for difference in ("**Blank lines in a qrels file**", "**Comment lines in a qrels file**",
+                       "**A lone CR**", "**A UTF-8 byte order mark**",
+                       "**A judged query that the run lacks**"):
+        assert difference in listed, difference
