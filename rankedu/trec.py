@@ -30,6 +30,10 @@ flag it mirrors). They are exactly where evaluation tools disagree, so they are 
   ``max_grade`` = 4 unless told otherwise, as gdeval (the TREC Web track's script) and
   ir_measures do: a property of the grading scale, so that one query's ERR does not change
   when another query is judged. A qrels grade above ``max_grade`` is an error.
+- **RBP and INST** (cwl-eval's, no trec_eval counterpart in these forms) read a grade as a gain
+  in [0, 1]: a qrels grade above 1 is an error, whichever documents the run retrieves, as
+  cwl-eval 1.0.12 checks every gain of the qrels; a negative grade is gain 0, as everywhere
+  here (cwl-eval refuses it). Each list is read to ``depth`` ranks (1000), as cwl-eval reads it.
 - **Queries.** A query is evaluated when both inputs hold it. A query only in the run cannot
   be evaluated and is dropped (trec_eval drops it silently). A judged query that the run lacks
   is where trec_eval's versions part: trec_eval 9.x leaves it out, and trec_eval 10.0's help
