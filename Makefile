@@ -26,7 +26,8 @@ help:
 	@echo "make book     set up .venv, execute every chapter and build the site into $(HTML)"
 	@echo "make test     package tests, notebook guard, nbval on every chapter, warning-free build,"
 	@echo "              then every page in headless Chromium (make test-site)"
-	@echo "make execute  re-execute every chapter of _toc.yml in place (after changing rankedu)"
+	@echo "make execute  re-execute every chapter of _toc.yml in place (after changing rankedu);"
+	@echo "              make execute CHAPTER=book/ndcg.ipynb re-executes that one chapter"
 	@echo "make serve    serve $(HTML) on http://localhost:$(PORT)/"
 	@echo "make lab      open the chapters in JupyterLab"
 	@echo "make bench    time rk.evaluate against pytrec_eval (ranx, trec_eval) on realistic"
@@ -104,8 +105,12 @@ test-site: test-build
 
 # record_timing=False: no run timestamps in the cells' metadata, so a re-execution that changes
 # no output leaves the notebook unchanged (the guard rejects stored timestamps).
+# CHAPTER=book/ndcg.ipynb re-executes that chapter alone (it must be one of _toc.yml's).
 execute: $(STAMP)
-	@for nb in $(NOTEBOOKS); do \
+	@if [ -n "$(CHAPTER)" ] && ! echo " $(NOTEBOOKS) " | grep -q " $(CHAPTER) "; then \
+		echo "CHAPTER=$(CHAPTER) is not a chapter of _toc.yml: $(NOTEBOOKS)"; exit 2; \
+	fi
+	@for nb in $(or $(CHAPTER),$(NOTEBOOKS)); do \
 		echo "executing $$nb"; \
 		$(BIN)/jupyter nbconvert --to notebook --execute --inplace \
 			--ExecutePreprocessor.kernel_name=python3 --ExecutePreprocessor.timeout=600 \
