@@ -11,7 +11,12 @@ at https://github.com/rankedu/rankedu.
 
 from rankedu import datasets, explain
 from rankedu.auc import gauc, roc_auc, roc_curve
-from rankedu.auc_uncertainty import DeLongResult, auc_standard_error, delong_test
+from rankedu.auc_uncertainty import (
+    DeLongResult,
+    auc_standard_error,
+    delong_standard_error,
+    delong_test,
+)
 from rankedu.average_precision import (
     average_precision,
     eleven_point_average_precision,
@@ -77,6 +82,7 @@ __all__ = [
     "cumulative_gain",
     "datasets",
     "dcg",
+    "delong_standard_error",
     "delong_test",
     "eleven_point_average_precision",
     "err",
