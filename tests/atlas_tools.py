@@ -75,7 +75,7 @@ CASES = [
 PACKAGES = {
     "trec_eval": "pytrec_eval-terrier",
     "gdeval": "ir-measures",
-    "cwl_eval": "ir-measures",
+    "cwl_eval (ir_measures)": "ir-measures",
     "ranx": "ranx",
     "trectools": "trectools",
     "scikit-learn": "scikit-learn",
@@ -85,9 +85,9 @@ PACKAGES = {
 
 def versions() -> dict:
     """Each tool's package and installed version (gdeval and cwl_eval run inside ir_measures;
-    cwl_eval's own package is cwl-eval)."""
+    cwl_eval's own package is cwl-eval, whose command line the column does not run)."""
     shown = {tool: f"{package} {version(package)}" for tool, package in PACKAGES.items()}
-    shown["cwl_eval"] += f" (cwl-eval {version('cwl-eval')})"
+    shown["cwl_eval (ir_measures)"] += f" (cwl-eval {version('cwl-eval')})"
     return shown
 
 
@@ -169,9 +169,37 @@ def _gdeval(case: Case) -> dict:
 
 
 def _cwl_eval(case: Case) -> dict:
+    # ir_measures' provider: it sorts each query by score (stably, ties in file order) and
+    # binarises grades at rel; cwl-eval's own command line reads file order and raw gains.
     t = case.threshold
     return _ir_measures(case, {"P@k": f"P(rel={t})@{case.k}", "AP": f"AP(rel={t})",
                                "RR": f"RR(rel={t})"}, "cwl_eval")
+
+
+def cwl_eval_command_line(case: Case) -> dict:
+    """cwl-eval's own command line on a case (not a column of the matrix): P@k, AP and RR as
+    the mean of each metric's EU over the topics it prints (it prints no mean), the topics it
+    printed under ``"queries"``, or an error cell for each when it refuses the files. It reads
+    a query's lines in file order, ignoring scores, and each grade as a gain in [0, 1]."""
+    import subprocess
+
+    command = Path(sys.executable).with_name("cwl-eval")
+    with tempfile.TemporaryDirectory() as scratch:
+        metrics = f"PrecisionCWLMetric({case.k})\nAPCWLMetric()\nRRCWLMetric()\n"
+        (Path(scratch) / "metrics.txt").write_text(metrics)
+        done = subprocess.run([str(command), str(case.qrels), str(case.run), "-m",
+                               "metrics.txt", "-n"], capture_output=True, text=True,
+                              cwd=scratch)
+    if done.returncode != 0:
+        lines = [line for line in done.stderr.splitlines() if line.strip()]
+        message = next((line for line in reversed(lines) if "Error" in line), lines[-1])
+        return dict.fromkeys(["P@k", "AP", "RR", "queries"], _error(RuntimeError(message)))
+    table = pd.read_csv(io.StringIO(done.stdout), sep="\t", dtype={"Topic": str})
+    table["Metric"] = table["Metric"].str.strip()
+    names = {f"P@{case.k}": "P@k", "AP": "AP", "RR": "RR"}
+    values = {names[m]: float(group["EU"].mean()) for m, group in table.groupby("Metric")}
+    values["queries"] = " ".join(sorted(table["Topic"].unique()))
+    return values
 
 
 def _ranx(case: Case) -> dict:
@@ -268,8 +296,8 @@ def _rankedu(case: Case, ties: str) -> dict:
 
 def tools() -> dict:
     """The tools of the atlas, name -> function of a case returning {measure: cell}."""
-    found = {"trec_eval": _trec_eval, "gdeval": _gdeval, "cwl_eval": _cwl_eval, "ranx": _ranx,
-             "trectools": _trectools, "scikit-learn": _scikit_learn}
+    found = {"trec_eval": _trec_eval, "gdeval": _gdeval, "cwl_eval (ir_measures)": _cwl_eval,
+             "ranx": _ranx, "trectools": _trectools, "scikit-learn": _scikit_learn}
     for ties in TIES:
         found[f"rankedu ({ties})"] = lambda case, ties=ties: _rankedu(case, ties)
     return found
@@ -388,7 +416,8 @@ TOOL_CONVENTIONS = {
     "trec_eval": ["float32"],
     "gdeval": ["gain-exponential", "max-grade-error", "duplicates-all",
                "duplicates-one", "queries-qrels", "queries-run"],
-    "cwl_eval": ["ties-file", "duplicates-all", "ap-retrieved", "queries-qrels", "queries-run"],
+    "cwl_eval (ir_measures)": ["ties-file", "duplicates-all", "ap-retrieved", "queries-qrels",
+                               "queries-run"],
     "ranx": ["ties-file", "duplicates-one", "queries-refused", "threshold-grades"],
     "trectools": ["ties-docno-ascending", "queries-run", "threshold-ignored"],
     "scikit-learn": ["ties-average", "ties-threshold", "duplicates-all", "ideal-candidates",

@@ -104,3 +104,15 @@ def test_the_atlas_chapter_lists_every_convention_with_its_section():
         row = (f"| `{convention.key}` | {convention.name} | {convention.ours} | "
                f"{convention.theirs} | {convention.section} |")
         assert row in text, convention.key
+
+
+def test_cwl_eval_command_line_reads_file_order_and_refuses_gains_outside_0_1():
+    # The constant scorer lists d2, its relevant document, third: RR 1/3 in file order
+    # where trec_eval's docno order ranks it 4th (0.25).
+    by_case = {case.name: atlas.cwl_eval_command_line(case) for case in atlas.CASES}
+    assert by_case["constant_scorer"]["RR"] == pytest.approx(1 / 3, abs=5e-5)  # 4 decimals
+    assert by_case["missing_queries"]["queries"] == "1 3 4"
+    for name in ["negative_grades", "grades_above_4", "unjudged", "k_larger", "relevance_level"]:
+        assert str(by_case[name]["AP"]).startswith("error: ValueError: Detected a gain"), name
+    refused = {name for name, cells in by_case.items() if str(cells["AP"]).startswith("error")}
+    assert len(refused) == 5
