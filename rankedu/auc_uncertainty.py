@@ -96,8 +96,8 @@ def auc_standard_error(labels, scores) -> float:
 
     Notes
     -----
-    The chapter :doc:`/book/roc_auc` explains it. ``rk.explain.auc_standard_error`` shows AUC,
-    theta1, theta2, n+, n- and each term of the formula.
+    The chapter :doc:`/book/auc_uncertainty` explains it. ``rk.explain.auc_standard_error``
+    shows AUC, theta1, theta2, n+, n- and each term of the formula.
 
     References
     ----------
@@ -221,7 +221,7 @@ def delong_standard_error(labels, scores) -> float:
 
     Notes
     -----
-    The chapter :doc:`/book/roc_auc` explains it.
+    The chapter :doc:`/book/auc_uncertainty` explains it.
 
     References
     ----------
@@ -342,7 +342,7 @@ def delong_test(labels, scores_a, scores_b) -> DeLongResult:
 
     Notes
     -----
-    The chapter :doc:`/book/roc_auc` explains it. ``rk.explain.delong_test`` shows every
+    The chapter :doc:`/book/auc_uncertainty` explains it. ``rk.explain.delong_test`` shows every
     item's structural components and the covariance terms.
 
     References
