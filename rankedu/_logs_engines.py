@@ -135,6 +135,11 @@ class _DuckDB:
     def rows(self, sql: str) -> list[tuple]:
         return self._query(sql).fetchall()
 
+    def record(self, sql: str) -> dict:
+        """The first row of the result, by column name."""
+        result = self._query(sql)
+        return dict(zip(result.columns, result.fetchall()[0]))
+
     def frame(self, sql: str) -> pd.DataFrame:
         return self._query(sql).df()
 
@@ -169,6 +174,10 @@ class _Spark:
 
     def rows(self, sql: str) -> list[tuple]:
         return [tuple(row) for row in self.session.sql(sql.format(log=self.view)).collect()]
+
+    def record(self, sql: str) -> dict:
+        """The first row of the result, by column name."""
+        return self.session.sql(sql.format(log=self.view)).first().asDict()
 
     def frame(self, sql: str) -> pd.DataFrame:
         # One row per group, built here rather than by toPandas, which needs pyarrow's or
@@ -263,9 +272,11 @@ def _check(engine, columns, types) -> None:
 
 
 def _run(data, sql, columns, frame=False):
+    """The result of ``sql`` on ``data``: a frame, or (``frame=False``) its one row as a dict
+    keyed by the names of the SELECT, so that no caller depends on the order of its columns."""
     engine = _open(data, **columns)
     try:
-        return engine.frame(sql) if frame else engine.rows(sql)[0]
+        return engine.frame(sql) if frame else engine.record(sql)
     finally:
         engine.close()
 

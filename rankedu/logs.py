@@ -57,7 +57,7 @@ from rankedu._logs_engines import _left_out, _run
 from rankedu._validation import MAX_CUTOFF, as_cutoff, one_of
 from rankedu.auc import WEIGHTS
 
-__all__ = ["auc", "gauc", "gauc_groups", "ndcg", "ndcg_groups"]
+__all__ = ["auc", "gauc", "gauc_groups", "ndcg", "ndcg_groups", "sql"]
 
 # --- The definitions: one SQL text per metric, run as is by DuckDB and by Spark SQL. --------
 # {log} is the log, already renamed to the columns g (group), y (label), s (score), r (grade).
@@ -157,6 +157,57 @@ def _at_cutoff(sql: str, k) -> str:
     return sql.replace("{k}", str(MAX_CUTOFF if k is None else k))
 
 
+#: The SQL text behind each public function, by the function's name.
+_TEXTS = {"auc": _AUC_SUMMARY, "gauc": _AUC_SUMMARY, "gauc_groups": _AUC_TABLE,
+          "ndcg": _NDCG_SUMMARY, "ndcg_groups": _NDCG_TABLE}
+
+
+def sql(metric: str, *, k: int | None = None) -> str:
+    """The SQL text a function of this module runs, exactly as both engines run it.
+
+    ``{log}`` stands for the log, its columns already renamed to the roles ``g`` (group),
+    ``y`` (label), ``s`` (score) and ``r`` (grade); ``auc`` runs the ``gauc`` text with the
+    whole log as one group. The text is standard SQL with window functions: DuckDB and Spark SQL
+    run it unchanged, and so can another engine.
+
+    Parameters
+    ----------
+    metric : {"auc", "gauc", "gauc_groups", "ndcg", "ndcg_groups"}
+        The function whose text to return.
+    k : int or None, default None
+        nDCG's cutoff, written into the text (None: every row of a group).
+
+    Returns
+    -------
+    str
+
+    Raises
+    ------
+    ValueError
+        Naming ``metric`` when it is not one of the functions, or ``k`` when it is < 1.
+    TypeError
+        Naming ``k`` when it is not an int.
+
+    Notes
+    -----
+    The chapter :doc:`/book/logs_at_scale` explains the texts.
+
+    References
+    ----------
+    - ``mann1947``: Mann, H. B., and Whitney, D. R. (1947). On a test of whether one of two
+      random variables is stochastically larger than the other. *Annals of Mathematical
+      Statistics*, 18(1), 50-60.
+
+    Examples
+    --------
+    >>> from rankedu import logs
+    >>> print(logs.sql("gauc_groups").splitlines()[-1])
+    SELECT g, impressions, clicks, auc FROM per_group ORDER BY g
+    """
+    text = _TEXTS[one_of(metric, "metric", tuple(_TEXTS))]
+    return _at_cutoff(text, k) if metric.startswith("ndcg") else text
+
+
 # --- The public functions. -------------------------------------------------------------------
 
 
@@ -224,8 +275,8 @@ def auc(data, *, label: str, score: str) -> float:
     0.875
     """
     row = _run(data, _AUC_SUMMARY, {"y": label, "s": score})  # no group: one, the log
-    n_used, n_rows, n_clicks, twice_u = row[1], row[2], row[3], row[4]
-    if n_used == 0:
+    n_rows, n_clicks, twice_u = row["n_rows"], row["n_clicks"], row["twice_u"]
+    if row["n_used"] == 0:
         raise ValueError(f"label: column {label!r} must hold both classes for AUC, got "
                          f"{n_clicks} positive and {n_rows - n_clicks} negative")
     return int(twice_u) / (2 * int(n_clicks) * (int(n_rows) - int(n_clicks)))
@@ -308,14 +359,14 @@ def gauc(data, *, group: str, label: str, score: str, weight: str = "impressions
     gauc: 1 of 3 groups hold a single class and are left out
     """
     weight = one_of(weight, "weight", WEIGHTS)
-    (n_groups, n_used, _, _, _, impressions_auc, impressions, clicks_auc, clicks,
-     uniform_auc) = _run(data, _AUC_SUMMARY, {"g": group, "y": label, "s": score})
+    row = _run(data, _AUC_SUMMARY, {"g": group, "y": label, "s": score})
+    n_groups, n_used = row["n_groups"], row["n_used"]
     if not n_used:
         raise ValueError("groups: no group holds both classes, so no group has an AUC")
     _left_out("gauc", n_groups - n_used, n_groups, "hold a single class")
-    numerator, denominator = {"impressions": (impressions_auc, impressions),
-                              "clicks": (clicks_auc, clicks),
-                              "uniform": (uniform_auc, n_used)}[weight]
+    numerator, denominator = {"impressions": (row["impressions_auc"], row["impressions_used"]),
+                              "clicks": (row["clicks_auc"], row["clicks_used"]),
+                              "uniform": (row["uniform_auc"], n_used)}[weight]
     return float(numerator) / float(denominator)
 
 
@@ -456,13 +507,13 @@ def ndcg(data, *, group: str, score: str, grade: str, k: int | None = None) -> f
     >>> logs.ndcg(log, group="query", score="score", grade="grade", k=1)  # (0/2 + 0.5/1) / 2
     0.25
     """
-    n_groups, n_used, ndcg_sum = _run(data, _at_cutoff(_NDCG_SUMMARY, k),
-                                      {"g": group, "s": score, "r": grade})
+    row = _run(data, _at_cutoff(_NDCG_SUMMARY, k), {"g": group, "s": score, "r": grade})
+    n_groups, n_used = row["n_groups"], row["n_used"]
     if not n_used:
         raise ValueError(f"grade: no group has a positive grade in column {grade!r}, so no "
                          f"group has an nDCG")
     _left_out("ndcg", n_groups - n_used, n_groups, "have no positive grade")
-    return float(ndcg_sum) / n_used
+    return float(row["ndcg_sum"]) / n_used
 
 
 def ndcg_groups(data, *, group: str, score: str, grade: str,

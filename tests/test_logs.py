@@ -314,3 +314,23 @@ def test_spark_refuses_none_columns_nan_groups_duplicates_and_reads_int64_scores
         logs.auc(twice, label="y", score="s")
     exact = spark.createDataFrame([(1, 2**53 + 1), (0, 2**53)], schema="y long, s long")
     assert logs.auc(exact, label="y", score="s") == 1.0
+
+
+def test_sql_returns_the_text_the_functions_run_and_it_runs_on_duckdb_as_is():
+    duckdb = pytest.importorskip("duckdb")
+    log = generated_log(3, n_rows=200, n_groups=15)
+    renamed = log.rename(columns={"user": "g", "clicked": "y", "score": "s", "grade": "r"})
+    connection = duckdb.connect()
+    connection.register("my_log", renamed)
+    table = connection.execute(logs.sql("gauc_groups").format(log="my_log")).df()
+    expected = logs.gauc_groups(log, group="user", label="clicked", score="score")
+    assert table["auc"].tolist() == pytest.approx(expected["AUC"].tolist(), nan_ok=True)
+    row = connection.execute(logs.sql("ndcg", k=5).format(log="my_log")).fetchall()[0]
+    n_groups, n_used, ndcg_sum = row
+    with pytest.warns(UserWarning):
+        assert ndcg_sum / n_used == logs.ndcg(log, group="user", score="score", grade="grade",
+                                              k=5)
+    with pytest.raises(ValueError, match="^metric must be one of 'auc', 'gauc'"):
+        logs.sql("map")
+    with pytest.raises(ValueError, match="^k must be an int >= 1"):
+        logs.sql("ndcg", k=0)
