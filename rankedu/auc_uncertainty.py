@@ -15,7 +15,7 @@ and a tie counts one half.
   variance of the AUCs' difference, covariance included (DeLong et al., 1988), in
   O(n log n) by midranks (Sun and Xu, 2014); it needs two of each class.
 
-The chapter "ROC and AUC" (``book/roc_auc.ipynb``) derives them.
+The chapter "How sure is an AUC?" (``book/auc_uncertainty.ipynb``) derives them.
 """
 
 from __future__ import annotations
