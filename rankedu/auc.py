@@ -181,7 +181,7 @@ def roc_auc(labels, scores) -> float:
     >>> rk.roc_auc([1, 1, 0, 0, 0], [0.9, 0.4, 0.6, 0.4, 0.1])  # U = 4.5 of 6 pairs
     0.75
     """
-    return _roc_auc_steps(labels, scores).value
+    return _roc_auc_steps(labels=labels, scores=scores).value
 
 
 WEIGHTS = ("impressions", "clicks", "uniform")
@@ -282,4 +282,4 @@ def gauc(groups, labels, scores, *, weight="impressions") -> float:
     >>> rk.gauc(groups, labels, scores, weight="uniform")  # (1 + 0) / 2
     0.5
     """
-    return _gauc_steps(groups, labels, scores, weight).value
+    return _gauc_steps(groups=groups, labels=labels, scores=scores, weight=weight).value

@@ -114,7 +114,7 @@ def auc_standard_error(labels, scores) -> float:
     >>> round(rk.auc_standard_error(labels, scores), 4)
     0.1485
     """
-    return _auc_standard_error_steps(labels, scores).value
+    return _auc_standard_error_steps(labels=labels, scores=scores).value
 
 
 class DeLongResult(NamedTuple):
@@ -240,7 +240,7 @@ def delong_standard_error(labels, scores) -> float:
     >>> round(delong_standard_error(labels, scores), 4)
     0.1549
     """
-    return _delong_standard_error_steps(labels, scores).value
+    return _delong_standard_error_steps(labels=labels, scores=scores).value
 
 
 def _delong_test_steps(labels, scores_a, scores_b) -> Steps:
@@ -366,4 +366,4 @@ def delong_test(labels, scores_a, scores_b) -> DeLongResult:
     >>> round(result.z, 4), round(result.p_value, 4)
     (1.2809, 0.2002)
     """
-    return _delong_test_steps(labels, scores_a, scores_b).value
+    return _delong_test_steps(labels=labels, scores_a=scores_a, scores_b=scores_b).value

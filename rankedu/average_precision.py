@@ -111,7 +111,7 @@ def average_precision(rels, k=None, *, n_relevant=None, threshold=1) -> float:
     >>> rk.average_precision([1, 0, 1, 0, 0, 1], n_relevant=4)
     0.5416666666666666
     """
-    return _average_precision_steps(rels, k, n_relevant, threshold).value
+    return _average_precision_steps(rels=rels, k=k, n_relevant=n_relevant, threshold=threshold).value
 
 
 def _mean_average_precision_steps(list_of_rels, n_relevant=None, threshold=1) -> Steps:
@@ -169,7 +169,8 @@ def mean_average_precision(list_of_rels, *, n_relevant=None, threshold=1) -> flo
     >>> round(rk.mean_average_precision([q1, q2], n_relevant=[4, 5]), 4)
     0.6418
     """
-    return _mean_average_precision_steps(list_of_rels, n_relevant, threshold).value
+    return _mean_average_precision_steps(list_of_rels=list_of_rels, n_relevant=n_relevant,
+                                         threshold=threshold).value
 
 
 # --- interpolated precision and the 11-point average -------------------------------------------
@@ -275,7 +276,8 @@ def interpolated_precision(rels, recall, *, n_relevant=None, threshold=1, conven
     >>> rk.interpolated_precision(rels, 0.4, convention="trec_eval")  # round(1.2) = 1: max P@1..
     1.0
     """
-    return _interpolated_precision_steps(rels, recall, n_relevant, threshold, convention).value
+    return _interpolated_precision_steps(rels=rels, recall=recall, n_relevant=n_relevant,
+                                         threshold=threshold, convention=convention).value
 
 
 def eleven_point_average_precision(rels, *, n_relevant=None, threshold=1, convention="textbook") -> float:
@@ -319,7 +321,8 @@ def eleven_point_average_precision(rels, *, n_relevant=None, threshold=1, conven
     >>> round(rk.eleven_point_average_precision([1, 0, 1, 0, 0, 1]), 4)  # (4 * 1 + 3 * 2/3 + 4 * 1/2) / 11
     0.7273
     """
-    return _eleven_point_average_precision_steps(rels, n_relevant, threshold, convention).value
+    return _eleven_point_average_precision_steps(rels=rels, n_relevant=n_relevant,
+                                                 threshold=threshold, convention=convention).value
 
 
 # --- the mean of P@i over every rank -------------------------------------------------
@@ -377,4 +380,4 @@ def mean_precision_at_ranks(rels, k=None, *, threshold=1) -> float:
     >>> round(rk.average_precision([1, 0, 1, 0, 0, 1]), 4)
     0.7222
     """
-    return _mean_precision_at_ranks_steps(rels, k, threshold).value
+    return _mean_precision_at_ranks_steps(rels=rels, k=k, threshold=threshold).value

@@ -148,7 +148,7 @@ def cascade_metric(rels, phi, k=None, *, max_grade) -> float:
     >>> rk.cascade_metric([2, 1, 0], lambda i: 1 / i, max_grade=2) == rk.err([2, 1, 0], max_grade=2)
     True
     """
-    return _cascade_metric_steps(rels, phi, k, max_grade).value
+    return _cascade_metric_steps(rels=rels, phi=phi, k=k, max_grade=max_grade).value
 
 
 def _err_steps(rels, k=None, max_grade=None) -> Steps:
@@ -210,7 +210,7 @@ def err(rels, k=None, *, max_grade) -> float:
     >>> rk.err([2, 1, 0], max_grade=2)  # 3/4 + (1/2)(1/4)(1/4)
     0.78125
     """
-    return _err_steps(rels, k, max_grade).value
+    return _err_steps(rels=rels, k=k, max_grade=max_grade).value
 
 
 def _click_probabilities_steps(attractiveness) -> Steps:
@@ -263,7 +263,7 @@ def click_probabilities(attractiveness) -> np.ndarray:
     >>> rk.click_probabilities([0.5, 0.5, 1.0]).tolist()
     [0.5, 0.25, 0.25]
     """
-    return _click_probabilities_steps(attractiveness).value
+    return _click_probabilities_steps(attractiveness=attractiveness).value
 
 
 def simulate_cascade(attractiveness, n_users, *, seed) -> np.ndarray:

@@ -164,7 +164,7 @@ def accuracy(y_true, y_pred) -> float:
     >>> rk.accuracy([1, 1, 0, 0, 0], [1, 0, 1, 0, 0])  # (1 + 2) / 5
     0.6
     """
-    return _accuracy_steps(y_true, y_pred).value
+    return _accuracy_steps(y_true=y_true, y_pred=y_pred).value
 
 
 def precision(y_true, y_pred) -> float:
@@ -200,7 +200,7 @@ def precision(y_true, y_pred) -> float:
     >>> rk.precision([1, 1, 0, 0, 0], [1, 0, 1, 0, 0])
     0.5
     """
-    return _precision_steps(y_true, y_pred).value
+    return _precision_steps(y_true=y_true, y_pred=y_pred).value
 
 
 def recall(y_true, y_pred) -> float:
@@ -236,7 +236,7 @@ def recall(y_true, y_pred) -> float:
     >>> rk.recall([1, 1, 0, 0, 0], [1, 0, 1, 0, 0])
     0.5
     """
-    return _recall_steps(y_true, y_pred).value
+    return _recall_steps(y_true=y_true, y_pred=y_pred).value
 
 
 def true_positive_rate(y_true, y_pred) -> float:
@@ -268,7 +268,7 @@ def true_positive_rate(y_true, y_pred) -> float:
     >>> rk.true_positive_rate([1, 1, 0, 0, 0], [1, 0, 1, 0, 0])
     0.5
     """
-    return _true_positive_rate_steps(y_true, y_pred).value
+    return _true_positive_rate_steps(y_true=y_true, y_pred=y_pred).value
 
 
 def false_positive_rate(y_true, y_pred) -> float:
@@ -302,7 +302,7 @@ def false_positive_rate(y_true, y_pred) -> float:
     >>> rk.false_positive_rate([1, 1, 0, 0, 0], [1, 0, 1, 0, 0])  # 1 of 3 negatives
     0.3333333333333333
     """
-    return _false_positive_rate_steps(y_true, y_pred).value
+    return _false_positive_rate_steps(y_true=y_true, y_pred=y_pred).value
 
 
 def f_beta(y_true, y_pred, beta=1.0) -> float:
@@ -343,4 +343,4 @@ def f_beta(y_true, y_pred, beta=1.0) -> float:
     >>> round(rk.f_beta([1, 1, 1, 0], [1, 0, 0, 0], beta=2), 4)
     0.3846
     """
-    return _f_beta_steps(y_true, y_pred, beta).value
+    return _f_beta_steps(y_true=y_true, y_pred=y_pred, beta=beta).value

@@ -78,7 +78,7 @@ def precision_at_k(rels, k, *, threshold=1) -> float:
     >>> rk.precision_at_k([1, 1], 4)  # two missing ranks count as non-relevant
     0.5
     """
-    return _precision_at_k_steps(rels, k, threshold).value
+    return _precision_at_k_steps(rels=rels, k=k, threshold=threshold).value
 
 
 def _recall_at_k_steps(rels, k, n_relevant=None, threshold=1) -> Steps:
@@ -140,7 +140,7 @@ def recall_at_k(rels, k, *, n_relevant=None, threshold=1) -> float:
     >>> rk.recall_at_k([1, 0, 1, 0], 2, n_relevant=4)  # two relevant documents never retrieved
     0.25
     """
-    return _recall_at_k_steps(rels, k, n_relevant, threshold).value
+    return _recall_at_k_steps(rels=rels, k=k, n_relevant=n_relevant, threshold=threshold).value
 
 
 def _r_precision_steps(rels, n_relevant=None, threshold=1) -> Steps:
@@ -198,7 +198,7 @@ def r_precision(rels, *, n_relevant=None, threshold=1) -> float:
     >>> rk.r_precision([1, 0, 1, 0], n_relevant=3)  # 2 relevant in the top 3
     0.6666666666666666
     """
-    return _r_precision_steps(rels, n_relevant, threshold).value
+    return _r_precision_steps(rels=rels, n_relevant=n_relevant, threshold=threshold).value
 
 
 def _f_at_k_steps(rels, k, beta=1.0, n_relevant=None, threshold=1) -> Steps:
@@ -261,7 +261,7 @@ def f_at_k(rels, k, *, beta=1.0, n_relevant=None, threshold=1) -> float:
     >>> round(rk.f_at_k([1, 0, 1, 0], None, beta=2, n_relevant=4), 4)  # P = 1/2, R = 1/2
     0.5
     """
-    return _f_at_k_steps(rels, k, beta, n_relevant, threshold).value
+    return _f_at_k_steps(rels=rels, k=k, beta=beta, n_relevant=n_relevant, threshold=threshold).value
 
 
 def precision_recall_curve(rels, *, n_relevant=None, threshold=1, interpolate=False):

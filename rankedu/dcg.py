@@ -100,7 +100,7 @@ def cumulative_gain(rels, k=None) -> float:
     >>> rk.cumulative_gain([3, -1, 1]) == rk.cumulative_gain([-1, 1, 3])
     True
     """
-    return _cumulative_gain_steps(rels, k).value
+    return _cumulative_gain_steps(rels=rels, k=k).value
 
 
 def _dcg_columns(grades: np.ndarray, k, gain: str, discount: str, base, name: str) -> dict[str, np.ndarray]:
@@ -201,7 +201,7 @@ def dcg(rels, k=None, *, gain="linear", discount="log2", base=2) -> float:
     >>> rk.dcg([1, 1, 1], discount="jarvelin", base=3)
     3.0
     """
-    return _dcg_steps(rels, k, gain, discount, base).value
+    return _dcg_steps(rels=rels, k=k, gain=gain, discount=discount, base=base).value
 
 
 def _idcg_steps(pool, k=None, gain="linear", discount="log2", base=2) -> Steps:
@@ -245,7 +245,7 @@ def idcg(pool, k=None, *, gain="linear", discount="log2", base=2) -> float:
     >>> round(rk.idcg([3, 2, 3, 0, 1, 2, 3, 0], 6), 4)
     8.3841
     """
-    return _idcg_steps(pool, k, gain, discount, base).value
+    return _idcg_steps(pool=pool, k=k, gain=gain, discount=discount, base=base).value
 
 
 def _check_pool_holds(rels: np.ndarray, pool: np.ndarray) -> None:
@@ -359,4 +359,4 @@ def ndcg(rels, k=None, *, pool=None, gain="linear", discount="log2", base=2) -> 
     >>> round(rk.ndcg([1, 1, 1, -1], 4, pool=[1, 1, 1]), 4)
     0.7979
     """
-    return _ndcg_steps(rels, k, pool, gain, discount, base).value
+    return _ndcg_steps(rels=rels, k=k, pool=pool, gain=gain, discount=discount, base=base).value

@@ -181,7 +181,8 @@ def bpref(rels, judged=None, *, n_relevant=None, n_nonrelevant=None, threshold=1
     >>> rk.bpref(rels, n_relevant=2, n_nonrelevant=4)  # ((1 - 1/2) + (1 - 2/2)) / 2
     0.25
     """
-    return _bpref_steps(rels, judged, n_relevant, n_nonrelevant, threshold).value
+    return _bpref_steps(rels=rels, judged=judged, n_relevant=n_relevant,
+                        n_nonrelevant=n_nonrelevant, threshold=threshold).value
 
 
 # --- condensed lists -----------------------------------------------------------------------------
@@ -254,7 +255,7 @@ def condensed_list(rels, judged) -> np.ndarray:
     >>> round(rk.average_precision(rels, n_relevant=2), 4)  # AP: unjudged read as non-relevant
     0.45
     """
-    return _condensed_list_steps(rels, judged).value
+    return _condensed_list_steps(rels=rels, judged=judged).value
 
 
 # --- Judged@k ------------------------------------------------------------------------------------
@@ -331,4 +332,4 @@ def judged_at_k(judged, k) -> float:
     >>> rk.judged_at_k([True, False], 10)  # a list of 2: 1 of 2
     0.5
     """
-    return _judged_at_k_steps(judged, k).value
+    return _judged_at_k_steps(judged=judged, k=k).value

@@ -108,7 +108,7 @@ def holm(p_values) -> np.ndarray:
     >>> [round(float(p), 4) for p in rk.holm([0.01, 0.04, 0.03, 0.005])]
     [0.03, 0.06, 0.06, 0.02]
     """
-    return _holm_steps(p_values).value
+    return _holm_steps(p_values=p_values).value
 
 
 def _score_table(scores) -> tuple[list[str], np.ndarray]:

@@ -221,7 +221,7 @@ def pair_ratio(grades, scores) -> float:
     >>> rk.pair_ratio([2, 1, 0], [0.5, 0.5, 0.5])  # every score tied: no pair to judge
     nan
     """
-    return _pair_ratio_steps(grades, scores, listed=False).value
+    return _pair_ratio_steps(grades=grades, scores=scores, listed=False).value
 
 
 def _pair_table(grades, scores, *, graded_only=False) -> dict[str, np.ndarray]:
@@ -347,7 +347,7 @@ def kendall_tau(grades, scores, *, variant="b") -> float:
     >>> round(rk.kendall_tau([round(m, 12) for m in p10], ap), 4)  # rounded: a tie
     0.8165
     """
-    return _kendall_tau_steps(grades, scores, variant, listed=False).value
+    return _kendall_tau_steps(grades=grades, scores=scores, variant=variant, listed=False).value
 
 
 def _goodman_kruskal_gamma_steps(grades, scores, *, listed=True) -> Steps:
@@ -411,4 +411,4 @@ def goodman_kruskal_gamma(grades, scores) -> float:
     >>> rk.goodman_kruskal_gamma([4, 3, 2, 1], [4, 1, 3, 2])  # (4 - 2) / (4 + 2)
     0.3333333333333333
     """
-    return _goodman_kruskal_gamma_steps(grades, scores, listed=False).value
+    return _goodman_kruskal_gamma_steps(grades=grades, scores=scores, listed=False).value

@@ -82,7 +82,7 @@ def reciprocal_rank(rels, k=None, *, threshold=1) -> float:
     >>> rk.reciprocal_rank([0, 0, 1, 1], k=2)
     0.0
     """
-    return _reciprocal_rank_steps(rels, k, threshold).value
+    return _reciprocal_rank_steps(rels=rels, k=k, threshold=threshold).value
 
 
 def _mean_reciprocal_rank_steps(list_of_rels, threshold=1) -> Steps:
@@ -123,4 +123,4 @@ def mean_reciprocal_rank(list_of_rels, *, threshold=1) -> float:
     >>> rk.mean_reciprocal_rank([[1, 0], [0, 1], [0, 0]])  # (1 + 1/2 + 0) / 3
     0.5
     """
-    return _mean_reciprocal_rank_steps(list_of_rels, threshold).value
+    return _mean_reciprocal_rank_steps(list_of_rels=list_of_rels, threshold=threshold).value

@@ -322,7 +322,7 @@ def paired_t_test(a, b) -> PairedTTestResult:
     >>> round(result.mean_difference, 4), round(result.t, 4), result.df, round(result.p_value, 4)
     (0.15, 2.3238, 3, 0.1027)
     """
-    return _paired_t_test_steps(a, b).value
+    return _paired_t_test_steps(a=a, b=b).value
 
 
 def bootstrap_ci(a, b=None, *, confidence=0.95, n_resamples=10_000, seed=None) -> BootstrapResult:

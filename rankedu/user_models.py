@@ -288,7 +288,7 @@ def rbp(rels, p=0.8, *, depth=None, judged=None) -> float:
     >>> rk.rbp([1, 0, 1], p=0.5)  # (1 - 0.5) (1 + 0.5^2)
     0.625
     """
-    return _rbp_steps(rels, p, depth=depth, judged=judged).value
+    return _rbp_steps(rels=rels, p=p, depth=depth, judged=judged).value
 
 
 def _inst_steps(rels, T=1.0, *, depth=CWL_DEPTH) -> Steps:
@@ -360,7 +360,7 @@ def inst(rels, T=1.0, *, depth=CWL_DEPTH) -> float:
     >>> round(rk.inst([1, 0, 1], T=1, depth=3), 4)  # C(1) = 1/4, C(2) = 4/9: W = 36/49, 9/49, 4/49
     0.8163
     """
-    return _inst_steps(rels, T, depth=depth).value
+    return _inst_steps(rels=rels, T=T, depth=depth).value
 
 
 def _by_query(ranked, continue_at, depth: int) -> np.ndarray:
