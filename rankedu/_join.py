@@ -17,7 +17,7 @@ import pandas as pd
 from rankedu import ties as _ties
 from rankedu._ranked import RankedRun, ranks_within
 from rankedu._trec_load import _docno_order, _load_pair, _Table
-from rankedu._validation import as_flag, as_number, as_threshold, one_of
+from rankedu._validation import as_flag, as_max_grade, as_threshold, one_of
 from rankedu.measures import QueryLists
 
 #: ERR's top grade unless ``max_grade`` is given: gdeval's and ir_measures' default.
@@ -170,9 +170,7 @@ def _renumber(table: _Table, queries: pd.Index) -> np.ndarray:
 def _max_grade(judged: _Table, max_grade, needed: bool) -> float:
     """ERR's g_max: 4 unless given; a qrels grade above it is an error when a measure needs it."""
     given = max_grade is not None
-    max_grade = as_number(max_grade, "max_grade") if given else float(DEFAULT_MAX_GRADE)
-    if max_grade < 0:
-        raise ValueError(f"max_grade must be >= 0, got {max_grade:g}")
+    max_grade = as_max_grade(max_grade) if given else float(DEFAULT_MAX_GRADE)
     top = float(judged.values.max()) if len(judged.values) else 0.0
     if needed and top > max_grade:
         default = "" if given else " (ERR's default, gdeval's and ir_measures')"

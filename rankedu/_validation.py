@@ -189,6 +189,14 @@ def as_threshold(threshold, name: str = "threshold") -> float:
     return as_above(threshold, name, 0)
 
 
+def as_max_grade(value, name: str = "max_grade") -> float:
+    """ERR's top grade g_max: a finite number >= 0, or raise naming ``name``."""
+    value = as_number(value, name)
+    if value < 0:
+        raise ValueError(f"{name} must be >= 0, got {value:g}")
+    return value
+
+
 def as_count(value, name: str) -> int:
     """Return an ``int`` in [0, MAX_CUTOFF] (a count numpy's int64 holds), or raise naming
     ``name``."""

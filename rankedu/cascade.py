@@ -26,15 +26,18 @@ import numpy as np
 from rankedu._common import last, satisfaction, top_k
 from rankedu._ranked import cumprod_by_query, sum_by_query
 from rankedu._steps import Steps
-from rankedu._validation import as_count, as_number, as_numbers, as_probabilities
+from rankedu._validation import (
+    as_count,
+    as_max_grade,
+    as_numbers,
+    as_probabilities,
+)
 
 
 def _stop_probabilities(rels, k, max_grade) -> dict[str, np.ndarray]:
     """Per rank: grade, R(g), probability of reaching the rank, and of stopping there."""
     grades = as_numbers(rels, "rels")
-    max_grade = as_number(max_grade, "max_grade")
-    if max_grade < 0:
-        raise ValueError(f"max_grade must be >= 0, got {max_grade:g}")
+    max_grade = as_max_grade(max_grade)
     if (grades > max_grade).any():
         raise ValueError(
             f"rels holds a grade of {grades.max():g}, above max_grade={max_grade:g}; "
@@ -76,7 +79,7 @@ def _cascade_steps(rels, k, max_grade, weight_name: str, weights_of) -> Steps:
     return Steps(last(columns["metric@i"]), {"cascade": columns})
 
 
-def _cascade_metric_steps(rels, phi, k=None, max_grade=None) -> Steps:
+def _cascade_metric_steps(rels, phi, k, max_grade) -> Steps:
     if not callable(phi):
         raise TypeError(f"phi must be a callable taking a rank i >= 1, got {type(phi).__name__}")
     return _cascade_steps(rels, k, max_grade, "φ(i)", lambda ranks: _weights(phi, len(ranks)))
@@ -151,7 +154,7 @@ def cascade_metric(rels, phi, k=None, *, max_grade) -> float:
     return _cascade_metric_steps(rels=rels, phi=phi, k=k, max_grade=max_grade).value
 
 
-def _err_steps(rels, k=None, max_grade=None) -> Steps:
+def _err_steps(rels, k, max_grade) -> Steps:
     return _cascade_steps(rels, k, max_grade, "1/i", lambda ranks: 1.0 / ranks)
 
 

@@ -83,12 +83,6 @@ def check(call, module, bad, name, allowed):
     assert name in str(info.value), f"message {str(info.value)!r} does not name {name!r}"
 
 
-def skip_if_no_explain(module, case_id):
-    name = case_id.split("-")[0]
-    if module is rk.explain and name == "confusion_matrix" and not hasattr(rk.explain, name):
-        pytest.skip("confusion_matrix is not a metric with a value")
-
-
 # --- NaN and infinity ----------------------------------------------------------------------
 
 
@@ -113,7 +107,6 @@ def test_nan_in_a_numpy_array_raises_too(module, case_id, call, name):
 @pytest.mark.parametrize("case_id, call, name", SEQUENCE_ARGUMENTS + LABEL_ARGUMENTS,
                          ids=[c[0] for c in SEQUENCE_ARGUMENTS + LABEL_ARGUMENTS])
 def test_two_dimensional_input_raises_naming_the_argument(module, case_id, call, name):
-    skip_if_no_explain(module, case_id)
     check(call, module, np.array([[1, 0], [0, 1]]), name, EITHER)
 
 
@@ -123,7 +116,6 @@ def test_two_dimensional_input_raises_naming_the_argument(module, case_id, call,
 @pytest.mark.parametrize("case_id, call, name", SEQUENCE_ARGUMENTS + LABEL_ARGUMENTS,
                          ids=[c[0] for c in SEQUENCE_ARGUMENTS + LABEL_ARGUMENTS])
 def test_strings_as_grades_scores_or_labels_raise_naming_the_argument(module, bad, case_id, call, name):
-    skip_if_no_explain(module, case_id)
     check(call, module, bad, name, EITHER)
 
 
@@ -131,7 +123,6 @@ def test_strings_as_grades_scores_or_labels_raise_naming_the_argument(module, ba
 @pytest.mark.parametrize("case_id, call, name", SEQUENCE_ARGUMENTS + LABEL_ARGUMENTS,
                          ids=[c[0] for c in SEQUENCE_ARGUMENTS + LABEL_ARGUMENTS])
 def test_complex_numbers_raise_rather_than_lose_their_imaginary_part(module, case_id, call, name):
-    skip_if_no_explain(module, case_id)
     check(call, module, [1 + 2j, 0, 1, 0], name, EITHER)
 
 
@@ -139,14 +130,12 @@ def test_complex_numbers_raise_rather_than_lose_their_imaginary_part(module, cas
 @pytest.mark.parametrize("case_id, call, name", LABEL_ARGUMENTS, ids=[c[0] for c in LABEL_ARGUMENTS])
 @pytest.mark.parametrize("bad", [[1, 0, 2, 0], [1, 0, -1, 0], [1, 0, 0.5, 0]], ids=["2", "-1", "0.5"])
 def test_labels_other_than_0_and_1_raise_value_error(module, case_id, call, name, bad):
-    skip_if_no_explain(module, case_id)
     check(call, module, bad, name, VALUE)
 
 
 @pytest.mark.parametrize("module", MODULES)
 @pytest.mark.parametrize("case_id, call, name", LABEL_ARGUMENTS, ids=[c[0] for c in LABEL_ARGUMENTS])
 def test_nan_labels_raise_value_error(module, case_id, call, name):
-    skip_if_no_explain(module, case_id)
     check(call, module, [1, 0, math.nan, 0], name, VALUE)
 
 
@@ -185,7 +174,6 @@ LENGTH_CASES = [
 @pytest.mark.parametrize("module", MODULES)
 @pytest.mark.parametrize("case_id, call, names", LENGTH_CASES, ids=[c[0] for c in LENGTH_CASES])
 def test_sequences_of_different_lengths_raise_value_error_naming_both(module, case_id, call, names):
-    skip_if_no_explain(module, case_id)
     with pytest.raises(ValueError) as info:
         call(module)
     for name in names:
