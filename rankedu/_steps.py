@@ -8,6 +8,8 @@ written once, and the number a reader sees in a table is the number the function
 
 from __future__ import annotations
 
+import inspect
+import sys
 from dataclasses import dataclass, field
 
 import numpy as np
@@ -29,6 +31,16 @@ class Steps:
         # cascade's click probabilities) stays an array.
         if np.ndim(self.value) == 0:
             object.__setattr__(self, "value", float(self.value))
+
+
+def steps_of(function, *args, **kwargs) -> Steps:
+    """The steps of ``function(*args, **kwargs)``: its module's ``_<name>_steps`` called with the
+    same arguments, bound by name with the public function's defaults (a reordering of either
+    signature fails loudly instead of passing ``k`` where ``threshold`` is expected)."""
+    bound = inspect.signature(function).bind(*args, **kwargs)
+    bound.apply_defaults()
+    steps = getattr(sys.modules[function.__module__], f"_{function.__name__}_steps")
+    return steps(**bound.arguments)
 
 
 def mean_over_queries(per_query: list[Steps], name: str) -> Steps:

@@ -25,7 +25,7 @@ import warnings
 from rankedu import explain as _explain
 from rankedu.measures import MEASURES
 from rankedu.ties import TIES
-from rankedu.trec import DEFAULT_MAX_GRADE, MISSING, evaluate, read_qrels, read_run
+from rankedu.trec import DEFAULT_MAX_GRADE, MISSING, evaluate
 
 _MEASURE_HELP = "; ".join(f"{m.usage}: {m.description}" for m in MEASURES.values())
 
@@ -145,15 +145,15 @@ def _run(args, out) -> None:
                           missing=args.missing or "skip", **options)
         _print_table(result, args.per_query, args.digits, out)
         return
-    qrels, run = read_qrels(args.qrels), read_run(args.run)
-    # Every explanation first, so that a bad measure or query prints nothing but the error.
+    # Every explanation first, from one reading of the files, so that a bad measure or query
+    # prints nothing but the error.
     names = list(dict.fromkeys(args.measures))
-    explanations = [_explain.query(qrels, run, args.qid, name, **options) for name in names]
-    ranking = explanations[0].tables["ranking"]
+    explanations = _explain.query(args.qrels, args.run, args.qid, names, **options)
+    ranking = explanations[names[0]].tables["ranking"]
     print(f"query {args.qid}: {len(ranking)} documents retrieved, "
           f"{len(ranking.attrs['pool'])} judged", file=out)
     print(ranking.head(args.top).to_string(index=False), file=out)
-    for name, explanation in zip(names, explanations):
+    for name, explanation in explanations.items():
         steps = {t: v for t, v in explanation.tables.items() if t != "ranking"}
         print(f"\n{name}\n{'-' * len(name)}", file=out)
         print(repr(_explain.Explanation(explanation.name, explanation.value, steps)), file=out)

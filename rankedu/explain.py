@@ -25,12 +25,14 @@ from __future__ import annotations
 
 import functools
 import html
-import inspect
 from importlib import import_module
 
 import pandas as pd
 
-from rankedu._steps import Steps
+from rankedu import ties as _ties
+from rankedu._join import _one_query
+from rankedu._steps import Steps, steps_of
+from rankedu.measures import parse
 
 
 class Explanation:
@@ -85,17 +87,11 @@ def _labelled(table: pd.DataFrame) -> bool:
 
 def _explainer(module: str, name: str):
     """``explain.<name>``: the metric's signature, explaining the module's ``_<name>_steps``."""
-    family = import_module(f"rankedu.{module}")
-    metric, steps_of = getattr(family, name), getattr(family, f"_{name}_steps")
-    signature = inspect.signature(metric)
+    metric = getattr(import_module(f"rankedu.{module}"), name)
 
     @functools.wraps(metric)
     def explain(*args, **kwargs) -> Explanation:
-        bound = signature.bind(*args, **kwargs)
-        bound.apply_defaults()
-        # By name: a step function's parameters are the metric's, so a reordering of either
-        # fails loudly instead of passing k where threshold is expected.
-        return Explanation._from_steps(name, steps_of(**bound.arguments))
+        return Explanation._from_steps(name, steps_of(metric, *args, **kwargs))
 
     explain.__doc__ = (
         f"Explain :func:`rankedu.{name}` step by step.\n\n"
@@ -170,12 +166,13 @@ def confusion_matrix(y_true, y_pred) -> Explanation:
 
 def query(qrels, run, qid, measure, *, threshold=1, max_grade=None, single_precision=False,
           ties="trec_eval"):
-    """Explain one query's value of one measure of :func:`rankedu.evaluate`, step by step.
+    """Explain one query's value of a measure of :func:`rankedu.evaluate`, step by step.
 
     The query's documents are ranked as ``evaluate`` (and trec_eval) ranks them; the measure's
     per-list function (declared in :data:`rankedu.measures.MEASURES`) is explained on that
     list under ``evaluate``'s conventions (negative grades count 0, R from the qrels, ERR's
-    ``max_grade`` 4 unless given).
+    ``max_grade`` 4 unless given). Given a list of measures, the files are read and the query
+    ranked once for all of them.
 
     Parameters
     ----------
@@ -183,8 +180,9 @@ def query(qrels, run, qid, measure, *, threshold=1, max_grade=None, single_preci
         As for :func:`rankedu.evaluate`.
     qid : str
         The query.
-    measure : str
-        One measure name, as ``evaluate`` takes it (``"nDCG@10"``, ``"AP"``, ...).
+    measure : str or list of str
+        A measure name, as ``evaluate`` takes it (``"nDCG@10"``, ``"AP"``, ...), or a list of
+        them.
     threshold, max_grade, single_precision
         As for :func:`rankedu.evaluate`.
     ties : {"trec_eval", "optimistic", "pessimistic"}, default "trec_eval"
@@ -193,21 +191,24 @@ def query(qrels, run, qid, measure, *, threshold=1, max_grade=None, single_preci
 
     Returns
     -------
-    Explanation
-        ``value`` is ``evaluate``'s value for this query; ``tables`` hold the measure's step
-        tables (the first, ``table``, ends in that value) and ``"ranking"``: rank, docno,
-        score, judged and grade of every retrieved document, best first, and, when some
-        scores tie, ``tie``: the number of the document's tie group (0 for an untied score).
-        Then a table ``"ties"``, one row per tie group: its ranks, documents, relevant
-        documents and grades; ``straddles k`` for a measure with a cutoff (the group begins at
-        or above rank k and ends below it); and the query's value of the measure with that
-        group alone put in the pessimistic and in the optimistic order.
+    Explanation or dict of str to Explanation
+        For one name, its explanation; for a list, a dict from each name (as written, in the
+        order given) to its explanation. ``value`` is ``evaluate``'s value for this query;
+        ``tables`` hold the measure's step tables (the first, ``table``, ends in that value)
+        and ``"ranking"``: rank, docno, score, judged and grade of every retrieved document,
+        best first, and, when some scores tie, ``tie``: the number of the document's tie group
+        (0 for an untied score). Then a table ``"ties"``, one row per tie group: its ranks,
+        documents, relevant documents and grades; ``straddles k`` for a measure with a cutoff
+        (the group begins at or above rank k and ends below it); and the query's value of the
+        measure with that group alone put in the pessimistic and in the optimistic order.
 
     Raises
     ------
     ValueError
         Naming ``qid`` when the qrels or the run lack the query, ``measures`` for a bad name,
         ``ties`` for a bad or an ``"average"`` order, and as ``evaluate`` does for bad input.
+    TypeError
+        Naming ``measure`` when it is neither a name nor a list of names.
 
     Notes
     -----
@@ -226,6 +227,8 @@ def query(qrels, run, qid, measure, *, threshold=1, max_grade=None, single_preci
     2     3    d4    0.1   False      0
     >>> explanation.value
     0.25
+    >>> {name: e.value for name, e in rk.explain.query(qrels, run, "q1", ["RR", "P@2"]).items()}
+    {'RR': 0.5, 'P@2': 0.5}
 
     Two documents tied across the cutoff of P@1:
 
@@ -240,36 +243,43 @@ def query(qrels, run, qid, measure, *, threshold=1, max_grade=None, single_preci
        tie ranks  documents  relevant grades  straddles k  pessimistic  optimistic
     0    1   1-2          2         1   0, 2         True          0.0         1.0
     """
-    join, measures = import_module("rankedu._join"), import_module("rankedu.measures")
-    if not isinstance(measure, str):
-        raise TypeError(f"measure must be one measure name (a str), got {type(measure).__name__}")
-    (spec,) = measures.parse([measure])
+    if isinstance(measure, str):
+        names = [measure]
+    elif isinstance(measure, (list, tuple)) and all(isinstance(m, str) for m in measure):
+        names = list(measure)
+    else:
+        raise TypeError(f"measure must be a measure name (a str) or a list of them, got "
+                        f"{type(measure).__name__}")
+    specs = parse(names)
     if ties == "average":
         raise ValueError("ties: explain.query shows one order of the tied documents; "
                          "ties='average' is a mean over all of them (evaluate computes it)")
-    frame, lists, ranked = join._one_query(
+    frame, lists, ranked = _one_query(
         qrels, run, qid, threshold=threshold, max_grade=max_grade,
-        single_precision=single_precision, max_grade_needed=spec.measure.uses_max_grade,
-        unit_gains_needed=spec.measure.unit_gains,
-        ties=ties,
+        single_precision=single_precision,
+        max_grade_needed=any(spec.measure.uses_max_grade for spec in specs),
+        unit_gains_needed=any(spec.measure.unit_gains for spec in specs), ties=ties,
     )
-    steps = spec.explain(lists)
-    value = float(spec.by_query(ranked)[0])
-    tables = {**steps.tables, "ranking": frame}
-    tie = import_module("rankedu.ties").tie_numbers(ranked)
+    tie = _ties.tie_numbers(ranked)
     if tie.any():
         frame["tie"] = tie
-        tables["ties"] = _tie_table(spec, ranked, frame)
-    return Explanation(f"{spec.name} of query {qid}", value, tables)
+    explanations = {}
+    for spec in specs:
+        explanation = Explanation._from_steps(f"{spec.name} of query {qid}", spec.steps(lists))
+        explanation.value = float(spec.by_query(ranked)[0])
+        explanation.tables["ranking"] = frame.copy()
+        if tie.any():
+            explanation.tables["ties"] = _tie_table(spec, ranked, frame)
+        explanations[spec.name] = explanation
+    return explanations[specs[0].name] if isinstance(measure, str) else explanations
 
 
 def _tie_table(spec, ranked, frame) -> pd.DataFrame:
     """One row per tie group of one query: where it lies and what its order can change."""
-    ties = import_module("rankedu.ties")
     rows = []
     for number, members in frame[frame["tie"] > 0].groupby("tie"):
         first, last = int(members["rank"].min()), int(members["rank"].max())
-        alone = ties.only_group(ranked, int(members.index[0]))
+        alone = _ties.only_group(ranked, int(members.index[0]))
         row = {"tie": number, "ranks": f"{first}-{last}", "documents": len(members),
                "relevant": int(ranked.relevant[members.index].sum()),
                "grades": ", ".join(str(g) for g in members["grade"])}
@@ -277,6 +287,6 @@ def _tie_table(spec, ranked, frame) -> pd.DataFrame:
         if cutoff is not None:
             row["straddles k"] = first <= cutoff < last
         for order in ("pessimistic", "optimistic"):
-            row[order] = float(spec.by_query(ties.reorder(alone, order))[0])
+            row[order] = float(spec.by_query(_ties.reorder(alone, order))[0])
         rows.append(row)
     return pd.DataFrame(rows)

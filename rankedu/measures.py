@@ -28,14 +28,15 @@ import numpy as np
 
 from rankedu import ties as _ties
 from rankedu._ranked import condensed_run
+from rankedu._steps import Steps, steps_of
 from rankedu._validation import as_cutoff
 
 # The metric modules (``rankedu.average_precision`` the module, not the function of that name
 # that ``rankedu`` exports), whose functions and kernels the declarations below name.
-_ap, _cascade, _cutoff, _dcg, _explain, _incomplete, _rr, _user = (
+_ap, _cascade, _cutoff, _dcg, _incomplete, _rr, _user = (
     import_module(f"rankedu.{name}") for name in
-    ("average_precision", "cascade", "cutoff", "dcg", "explain", "incomplete",
-     "reciprocal_rank", "user_models")
+    ("average_precision", "cascade", "cutoff", "dcg", "incomplete", "reciprocal_rank",
+     "user_models")
 )
 
 __all__ = ["MEASURES", "Measure", "Parameter", "ParsedMeasure", "QueryLists", "parse"]
@@ -214,14 +215,14 @@ class ParsedMeasure:
         """The per-list function's value for one query."""
         return self.measure.function(**self._arguments(lists))
 
-    def explain(self, lists: QueryLists):
-        """The per-list function's explanation (``rankedu.explain``) for one query; with
-        ``judged_only``, the condensed list's table is added after the measure's."""
-        explanation = getattr(_explain, self.measure.function.__name__)(**self._arguments(lists))
+    def steps(self, lists: QueryLists) -> Steps:
+        """The per-list function's steps (the tables ``rankedu.explain`` shows) for one query;
+        with ``judged_only``, the condensed list's table is added after the measure's."""
+        steps = steps_of(self.measure.function, **self._arguments(lists))
         if self._measure_params()[0]:
-            condensing = _explain.condensed_list(lists.rels, lists.judged)
-            explanation.tables = {**explanation.tables, **condensing.tables}
-        return explanation
+            condensing = steps_of(_incomplete.condensed_list, lists.rels, lists.judged)
+            steps = Steps(steps.value, {**steps.tables, **condensing.tables})
+        return steps
 
     def by_query(self, ranked, ties: str = "trec_eval") -> np.ndarray:
         """Every query's value at once, from the kernel; with ``ties="average"``, the exact

@@ -130,9 +130,14 @@ ALL = ["P@1", "P@5", "R@3", "AP", "AP@3", "RR", "RR@2", "nDCG", "nDCG@5", "Rprec
 def test_explain_query_value_is_evaluates_and_its_table_ends_in_it(trec_case, running_result):
     result = rk.evaluate(trec_case.qrels, trec_case.run, ALL)
     for qid in list(trec_case.run)[:25]:
-        for measure in ALL:
-            explanation = rk.explain.query(trec_case.qrels, trec_case.run, qid, measure)
+        # Every measure from one reading of the run (a call per measure reread it each time).
+        explanations = rk.explain.query(trec_case.qrels, trec_case.run, qid, ALL)
+        assert list(explanations) == ALL
+        for measure, explanation in explanations.items():
             assert explanation.value == result.loc[qid, measure], (qid, measure)
+            alone = rk.explain.query(trec_case.qrels, trec_case.run, qid, measure)
+            assert [table.equals(alone.tables[title]) for title, table in
+                    explanation.tables.items()] == [True] * len(alone.tables)
             # A table with no step (Rprec when R = 0) stands for 0.0.
             last = running_result(explanation.table) if len(explanation.table) else 0.0
             assert last == pytest.approx(explanation.value, abs=1e-12), (qid, measure)
@@ -175,5 +180,6 @@ def test_explain_query_rejects_unknown_queries_and_measures():
         rk.explain.query({"q": {"a": 1}, "r": {"a": 1}}, {"q": {"a": 1.0}}, "r", "AP")
     with pytest.raises(ValueError, match="measures: unknown measure 'MAP'"):
         rk.explain.query({"q": {"a": 1}}, {"q": {"a": 1.0}}, "q", "MAP")
-    with pytest.raises(TypeError, match="measure must be one measure name"):
-        rk.explain.query({"q": {"a": 1}}, {"q": {"a": 1.0}}, "q", ["AP"])
+    for measure in (5, ["AP", 5], {"AP"}):
+        with pytest.raises(TypeError, match="^measure must be a measure name"):
+            rk.explain.query({"q": {"a": 1}}, {"q": {"a": 1.0}}, "q", measure)
