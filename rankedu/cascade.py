@@ -63,7 +63,8 @@ def _stop_probabilities(rels, k, max_grade) -> dict[str, np.ndarray]:
 def _reach_and_stop(stop_given_reached: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
     """The cascade itself: P(reach i) = prod_{j<i} (1 - p_j) and P(stop at i) = p_i P(reach i).
 
-    ERR's PP_i (p = R(g)) and the click probabilities P(C_i) (p = attractiveness) are both this.
+    ERR's PP_i (p = R(g)) and the click probabilities P(click at i) (p = attractiveness) are both
+    this.
     """
     p = stop_given_reached
     reach = np.cumprod(np.r_[1.0, 1.0 - p[:-1]]) if len(p) else p
@@ -223,7 +224,7 @@ def _click_probabilities_steps(attractiveness) -> Steps:
         "i": np.arange(1, len(attractiveness) + 1),
         "r_i": attractiveness,
         "P(reach i)": reach,
-        "P(C_i)": click,
+        "P(click at i)": click,
         "P(click by i)": np.cumsum(click),
     }
     return Steps(click, {"clicks": columns})
@@ -232,7 +233,7 @@ def _click_probabilities_steps(attractiveness) -> Steps:
 def click_probabilities(attractiveness) -> np.ndarray:
     r"""The cascade model's probability of a click at each rank (Craswell et al., 2008).
 
-    .. math:: P(C_i) = r_i \prod_{j=1}^{i-1} (1 - r_j)
+    .. math:: P(\mathrm{click}_i) = r_i \prod_{j=1}^{i-1} (1 - r_j)
 
     The user reads from the top, clicks the document at rank i with probability r_i (its
     attractiveness) if she gets there, and stops after the first click. The probabilities sum
@@ -249,7 +250,7 @@ def click_probabilities(attractiveness) -> np.ndarray:
     Returns
     -------
     numpy.ndarray
-        P(C_i) for each rank, same length as ``attractiveness``.
+        P(click at i) for each rank, same length as ``attractiveness``.
 
     Notes
     -----

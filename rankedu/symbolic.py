@@ -344,7 +344,7 @@ def stop_probabilities(satisfied):
 
     ``satisfied`` holds the per-rank stopping probabilities R_1, R_2, ... (numbers or sympy
     symbols), not grades: pass ``[satisfaction(g, max_grade) for g in rels]`` to get ERR's.
-    These are the ``PP_i`` of ``rk.explain.err`` and the click probabilities P(C_i) of
+    These are the ``PP_i`` of ``rk.explain.err`` and the click probabilities P(click at i) of
     ``rk.click_probabilities``.
 
     References
