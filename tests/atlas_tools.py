@@ -7,10 +7,12 @@ so a new version of a tool is seen on the next run.
 
 Each tool reads the case's two files the way its users feed it: with its own reader where it
 has one (pytrec_eval's ``parse_qrel``/``parse_run``, ir_measures' ``read_trec_*``, ranx's
-``from_file``, trectools' ``TrecRun``/``TrecQrel``, rankedu's paths); scikit-learn has none, so
-it gets, per query, the run's documents with their qrels grades (0 when unjudged). A cell is
-the tool's mean over the queries it returns, as its users read it; a tool that raises gives
-``"error: <message>"``; a measure a tool does not offer is left empty (``None``).
+``from_file``, trectools' ``TrecRun``/``TrecQrel``, rankedu's paths); trec_eval 10.0's program,
+built from ``tools/trec_eval`` by ``trec_eval_binary``, gets the two paths; scikit-learn has no
+reader, so it gets, per query, the run's documents with their qrels grades (0 when unjudged).
+A cell is the tool's mean over the queries it returns, as its users read it; a tool that raises
+(or a program that exits with a non-zero status) gives ``"error: <message>"``; a measure a tool
+does not offer is left empty (``None``); ``nan`` is a tool's own value.
 """
 
 from __future__ import annotations
@@ -35,7 +37,10 @@ import rankedu as rk
 
 DATA = Path(__file__).resolve().parent / "data" / "atlas"
 
-MEASURES = ["P@k", "R@k", "AP", "RR", "nDCG", "nDCG@k", "ERR@k"]
+MEASURES = ["P@k", "R@k", "AP", "RR", "nDCG", "nDCG@k", "ERR@k", "RBP", "Bpref"]
+#: RBP's persistence in every column: rankedu's, ir_measures' and trectools' default (trec_eval
+#: 10.0's is 0.9, ranx has none); each tool is asked for p = 0.8 explicitly.
+RBP_P = 0.8
 TIES = ["trec_eval", "average", "optimistic", "pessimistic"]
 
 
@@ -69,11 +74,13 @@ CASES = [
     Case("k_larger", 10, 1, "k = 10 on a list of 3 documents"),
     Case("relevance_level", 2, 2, "relevant means grade >= 2 (trec_eval -l 2)"),
     Case("single_precision", 2, 1, "two scores that differ only beyond float32's precision"),
+    Case("no_nonrelevant", 2, 1,
+         "no judged non-relevant document; an unjudged one ranked first (bpref's 0/0)"),
 ]
 
 #: The package each tool is, for its version.
 PACKAGES = {
-    "trec_eval": "pytrec_eval-terrier",
+    "trec_eval 9.0.8 (pytrec_eval)": "pytrec_eval-terrier",
     "gdeval": "ir-measures",
     "cwl_eval (ir_measures)": "ir-measures",
     "ranx": "ranx",
@@ -83,11 +90,20 @@ PACKAGES = {
 }
 
 
+TREC_EVAL_10 = "trec_eval 10.0"
+
+
 def versions() -> dict:
     """Each tool's package and installed version (gdeval and cwl_eval run inside ir_measures;
-    cwl_eval's own package is cwl-eval, whose command line the column does not run)."""
+    cwl_eval's own package is cwl-eval, whose command line the column does not run); for
+    trec_eval 10.0's program, the version its ``-v`` prints (the release's Makefile still says
+    ``VERSIONID = 10.0-rc3``)."""
+    from trec_eval_binary import run
+
     shown = {tool: f"{package} {version(package)}" for tool, package in PACKAGES.items()}
     shown["cwl_eval (ir_measures)"] += f" (cwl-eval {version('cwl-eval')})"
+    printed = (run("-v").stderr + run("-v").stdout).strip()
+    shown = {TREC_EVAL_10: f"tools/trec_eval, built; -v prints '{printed}'", **shown}
     return shown
 
 
@@ -129,15 +145,39 @@ def _with_k(measure: str, k: int) -> str:
 
 # --- the tools -------------------------------------------------------------------------------
 
+def _trec_eval_10(case: Case) -> dict:
+    """trec_eval 10.0's program on the case's two files, one measure per run of the program:
+    its ``m_rbp.c`` reads two variables it never initialises (``min`` and ``max``), so rbp's
+    value can depend on the measures computed before it in the same run (the chapter shows
+    it). It prints 4 decimals; a non-zero exit status is an error cell with its message."""
+    from trec_eval_binary import run
+
+    names = {"P@k": f"P.{case.k}", "R@k": f"recall.{case.k}", "AP": "map",
+             "RR": "recip_rank", "nDCG": "ndcg", "nDCG@k": f"ndcg_cut.{case.k}",
+             "RBP": f"rbp.p={RBP_P}", "Bpref": "bpref"}
+    values = {}
+    for m, name in names.items():
+        done = run("-l", case.threshold, "-m", name, case.qrels, case.run)
+        if done.returncode != 0:
+            values[m] = _error(RuntimeError(done.stderr), f"exit status {done.returncode}: "
+                               + done.stderr.strip())
+            continue
+        (line,) = done.stdout.splitlines()
+        _, qid, value = line.split()
+        assert qid == "all", line
+        values[m] = float(value)
+    return values
+
+
 def _trec_eval(case: Case) -> dict:
     import pytrec_eval
 
     names = {"P@k": f"P_{case.k}", "R@k": f"recall_{case.k}", "AP": "map", "RR": "recip_rank",
-             "nDCG": "ndcg", "nDCG@k": f"ndcg_cut_{case.k}"}
+             "nDCG": "ndcg", "nDCG@k": f"ndcg_cut_{case.k}", "Bpref": "bpref"}
     with open(case.qrels) as qrels_file, open(case.run) as run_file:
         qrels, run = pytrec_eval.parse_qrel(qrels_file), pytrec_eval.parse_run(run_file)
     requested = {"P.%d" % case.k, "recall.%d" % case.k, "map", "recip_rank", "ndcg",
-                 "ndcg_cut.%d" % case.k}
+                 "ndcg_cut.%d" % case.k, "bpref"}
     result = pytrec_eval.RelevanceEvaluator(qrels, requested,
                                             relevance_level=case.threshold).evaluate(run)
     return {m: _mean(q[name] for q in result.values()) for m, name in names.items()}
@@ -160,7 +200,7 @@ def _ir_measures(case: Case, measures: dict, provider_name: str) -> dict:
             failure = None
     if failure is not None:
         return dict.fromkeys(measures, _error(failure, detail="".join(stderr)))
-    return {m: float(values[p]) if p in values else math.nan for m, p in parsed.items()}
+    return {m: float(values[p]) if p in values else None for m, p in parsed.items()}
 
 
 def _gdeval(case: Case) -> dict:
@@ -173,7 +213,8 @@ def _cwl_eval(case: Case) -> dict:
     # binarises grades at rel; cwl-eval's own command line reads file order and raw gains.
     t = case.threshold
     return _ir_measures(case, {"P@k": f"P(rel={t})@{case.k}", "AP": f"AP(rel={t})",
-                               "RR": f"RR(rel={t})"}, "cwl_eval")
+                               "RR": f"RR(rel={t})", "RBP": f"RBP(p={RBP_P},rel={t})"},
+                        "cwl_eval")
 
 
 def cwl_eval_command_line(case: Case) -> dict:
@@ -206,7 +247,8 @@ def _ranx(case: Case) -> dict:
     from ranx import Qrels, Run, evaluate
 
     names = {"P@k": f"precision@{case.k}", "R@k": f"recall@{case.k}", "AP": "map",
-             "RR": "mrr", "nDCG": "ndcg", "nDCG@k": f"ndcg@{case.k}"}
+             "RR": "mrr", "nDCG": "ndcg", "nDCG@k": f"ndcg@{case.k}",
+             "RBP": f"rbp.{round(RBP_P * 10)}", "Bpref": "bpref"}
     if case.threshold != 1:
         names = {m: f"{name}-l{case.threshold}" for m, name in names.items()}
     try:
@@ -231,7 +273,8 @@ def _trectools(case: Case) -> dict:
              "AP": lambda: evaluation.get_map(),
              "RR": lambda: evaluation.get_reciprocal_rank(),
              "nDCG": lambda: evaluation.get_ndcg(),
-             "nDCG@k": lambda: evaluation.get_ndcg(depth=case.k)}
+             "nDCG@k": lambda: evaluation.get_ndcg(depth=case.k),
+             "Bpref": lambda: evaluation.get_bpref()}
     values = {}
     for m, call in calls.items():
         try:
@@ -278,7 +321,7 @@ def _rankedu(case: Case, ties: str) -> dict:
 
     values = {}
     for m in MEASURES:
-        name = _with_k(m, case.k)
+        name = f"RBP(p={RBP_P})" if m == "RBP" else _with_k(m, case.k)
         (spec,) = parse([name])
         if ties == "average" and getattr(spec.measure, "average", True) is None:
             values[m] = None  # no exact mean over the orders of the ties: not offered
@@ -296,7 +339,8 @@ def _rankedu(case: Case, ties: str) -> dict:
 
 def tools() -> dict:
     """The tools of the atlas, name -> function of a case returning {measure: cell}."""
-    found = {"trec_eval": _trec_eval, "gdeval": _gdeval, "cwl_eval (ir_measures)": _cwl_eval,
+    found = {TREC_EVAL_10: _trec_eval_10, "trec_eval 9.0.8 (pytrec_eval)": _trec_eval,
+             "gdeval": _gdeval, "cwl_eval (ir_measures)": _cwl_eval,
              "ranx": _ranx, "trectools": _trectools, "scikit-learn": _scikit_learn}
     for ties in TIES:
         found[f"rankedu ({ties})"] = lambda case, ties=ties: _rankedu(case, ties)
@@ -318,13 +362,16 @@ def matrix() -> pd.DataFrame:
         for m in MEASURES:
             rows[(case.name, m)] = {name: values.get(m) for name, values in by_tool.items()}
     index = pd.MultiIndex.from_tuples(rows, names=["case", "measure"])
-    return pd.DataFrame(list(rows.values()), index=index, dtype=object)
+    # Column by column, so that a measure a tool lacks stays None, never NaN.
+    columns = {tool: pd.Series([row[tool] for row in rows.values()], index=index,
+                               dtype=object) for tool in tools()}
+    return pd.DataFrame(columns)
 
 
 def offered(cell) -> bool:
-    """Whether a cell holds a value or an error (not a measure the tool lacks; pandas may
-    show a lacking measure as NaN)."""
-    return cell is not None and not (isinstance(cell, float) and math.isnan(cell))
+    """Whether a cell holds a value (``nan`` included: ranx's bpref) or an error, not a
+    measure the tool lacks (``None``)."""
+    return cell is not None
 
 
 # --- conventions: each difference, reproduced with rankedu by changing one convention --------
@@ -333,7 +380,9 @@ def offered(cell) -> bool:
 DEFAULTS = {"order": "trec_eval", "duplicates": "error", "single_precision": False,
             "gain": "linear", "ideal": "judgments", "ap_denominator": "judgments",
             "queries": "both", "threshold": "applied to binary measures",
-            "grade above 4": "refused by ERR only", "negative": "gain 0"}
+            "grade above 4": "refused by ERR only", "negative": "gain 0",
+            "rbp gain": "the grade, refused outside [0, 1]",
+            "bpref without non-relevant": "a term of 1"}
 
 
 @dataclass(frozen=True)
@@ -388,6 +437,10 @@ CONVENTIONS = [
     Convention("queries-qrels", "which queries are averaged", "queries in both files",
                "every judged query, 0 when the run lacks it (trec_eval -c)",
                {"queries": "qrels"}, "{doc}`evaluating_runs`, *Queries missing from the run*"),
+    Convention("queries-judged-refused", "which queries are averaged", "queries in both files",
+               "an error when a judged query has no line in the run (exit status 4)",
+               {"queries": "judged or error"},
+               "{doc}`evaluating_runs`, *Queries missing from the run*"),
     Convention("queries-run", "which queries are averaged", "queries in both files",
                "every query of the run, 0 when not judged", {"queries": "run"},
                "{doc}`evaluating_runs`, *Queries missing from the run*"),
@@ -399,9 +452,30 @@ CONVENTIONS = [
                {"threshold": "ignored"},
                "{doc}`evaluating_runs`, *Relevance thresholds and graded nDCG*"),
     Convention("threshold-grades", "relevance level", "-l applies to the binary measures",
-               "-l applies to nDCG too: grades below it count 0",
+               "-l applies to nDCG and RBP too: grades below it count 0",
                {"threshold": "applied to grades"},
                "{doc}`evaluating_runs`, *Relevance thresholds and graded nDCG*"),
+    Convention("rbp-gain-rescaled", "RBP's gain", "the grade, an error outside [0, 1]",
+               "the grade over the query's top grade when that is above 1",
+               {"rbp gain": "over the top grade"},
+               "{doc}`user_models`, *Graded judgments*"),
+    Convention("rbp-gain-binary", "RBP's gain", "the grade, an error outside [0, 1]",
+               "1 at or above the relevance level, else 0", {"rbp gain": "binary"},
+               "{doc}`user_models`, *Graded judgments*"),
+    Convention("rbp-gain-raw", "RBP's gain", "the grade, an error outside [0, 1]",
+               "the grade, however large", {"rbp gain": "the grade"},
+               "{doc}`user_models`, *Graded judgments*"),
+    Convention("bpref-nan", "bpref without a judged non-relevant document",
+               "a relevant document scores 1", "nan (0/0)",
+               {"bpref without non-relevant": "nan"},
+               "{doc}`incomplete_judgments`, *bpref: count only what was judged*"),
+    Convention("bpref-zero", "bpref without a judged non-relevant document",
+               "a relevant document scores 1", "0: each term is 0/0, and the sum skips it",
+               {"bpref without non-relevant": "0"},
+               "{doc}`incomplete_judgments`, *bpref: count only what was judged*"),
+    Convention("negative-judged", "negative grades", "not judged, for bpref",
+               "judged non-relevant: bpref counts it", {"negative": "judged non-relevant"},
+               "{ref}`sec-ndcg-limits`"),
     Convention("negative-refused", "negative grades", "gain 0, non-relevant",
                "an error", {"negative": "error"}, "{ref}`sec-ndcg-limits`"),
     Convention("max-grade-error", "grades above 4", "an error for ERR only",
@@ -413,13 +487,15 @@ BY_KEY = {c.key: c for c in CONVENTIONS}
 
 #: Where each tool departs from trec_eval, as far as the atlas shows: the conventions tried for it.
 TOOL_CONVENTIONS = {
-    "trec_eval": ["float32"],
+    TREC_EVAL_10: ["queries-judged-refused", "rbp-gain-rescaled"],
+    "trec_eval 9.0.8 (pytrec_eval)": ["float32"],
     "gdeval": ["gain-exponential", "max-grade-error", "duplicates-all",
                "duplicates-one", "queries-qrels", "queries-run"],
     "cwl_eval (ir_measures)": ["ties-file", "duplicates-all", "ap-retrieved", "queries-qrels",
-                               "queries-run"],
-    "ranx": ["ties-file", "duplicates-one", "queries-refused", "threshold-grades"],
-    "trectools": ["ties-docno-ascending", "queries-run", "threshold-ignored"],
+                               "queries-run", "rbp-gain-binary"],
+    "ranx": ["ties-file", "duplicates-one", "queries-refused", "threshold-grades",
+             "rbp-gain-raw", "bpref-nan", "negative-judged"],
+    "trectools": ["ties-docno-ascending", "queries-run", "threshold-ignored", "bpref-zero"],
     "scikit-learn": ["ties-average", "ties-threshold", "duplicates-all", "ideal-candidates",
                      "ap-retrieved", "negative-refused"],
     "rankedu (average)": ["ties-average"],
@@ -476,8 +552,32 @@ def _tie_ends(ranked) -> list:
     return [max(j for j in range(len(scores)) if scores[j] == s) + 1 for s in scores]
 
 
-def _value(measure: str, k: int, rels, pool, threshold, conventions, tie_ends=()) -> float:
+def _rbp_gains(rels, pool, threshold, rule: str) -> list:
+    """RBP's gains from the grades (negative ones already 0) under one convention."""
+    if rule == "binary":
+        return [float(g >= threshold) for g in rels]
+    top = max(pool, default=0)
+    if rule == "over the top grade" and top > 1:
+        return [g / top for g in rels]
+    return list(rels)
+
+
+def _value(measure: str, k: int, rels, pool, threshold, conventions, tie_ends=(),
+           judged=(), n_nonrelevant=0) -> float:
     n_relevant = sum(g >= threshold for g in pool)
+    if measure == "RBP":
+        gains = _rbp_gains(rels, pool, threshold, conventions["rbp gain"])
+        # rk.rbp takes gains in [0, 1]; RBP is linear in the gains, so a larger scale is
+        # divided out and multiplied back.
+        scale = max([1.0, *gains])
+        return scale * rk.rbp([g / scale for g in gains], RBP_P, depth=1000)
+    if measure == "Bpref":
+        rule = conventions["bpref without non-relevant"]
+        if rule != DEFAULTS["bpref without non-relevant"] and n_nonrelevant == 0:
+            found = any(j and g >= threshold for g, j in zip(rels, judged))
+            return math.nan if rule == "nan" and found else 0.0
+        return rk.bpref(rels, judged, n_relevant=n_relevant, n_nonrelevant=n_nonrelevant,
+                        threshold=threshold)
     if measure == "P@k":
         return rk.precision_at_k(rels, k, threshold=threshold)
     if measure == "R@k":
@@ -521,6 +621,9 @@ def emulate(case: Case, measure: str, **changes) -> float | str:
         return "error"
     if measure == "ERR@k" and max(all_grades) > 4:
         return "error"
+    rbp_refused = conventions["rbp gain"] == DEFAULTS["rbp gain"]
+    if measure == "RBP" and rbp_refused and not 0 <= min(all_grades) <= max(all_grades) <= 1:
+        return "error"  # evaluate checks every grade of the qrels, as cwl-eval does
     by_query = {}
     for qid, docno, score in lines:
         by_query.setdefault(qid, []).append((qid, docno, score))
@@ -534,23 +637,33 @@ def emulate(case: Case, measure: str, **changes) -> float | str:
                 by_query[qid] = list(kept.values())
     if conventions["queries"] == "same or error" and set(by_query) != set(grades):
         return "error"
+    if conventions["queries"] == "judged or error" and set(grades) - set(by_query):
+        return "error"
     queries = {"qrels": sorted(grades), "run": sorted(by_query)}.get(
         conventions["queries"], sorted(set(by_query) & set(grades)))
     values = []
+    graded = measure.startswith("nDCG") or measure == "RBP"
+    # A negative grade is "pooled but not judged" for trec_eval's bpref, unless a tool counts
+    # it as a judged non-relevant document.
+    negative_judged = conventions["negative"] == "judged non-relevant"
     for qid in queries:
         judged = grades.get(qid, {})
         pool = [max(g, 0) for g in judged.values()]
-        if conventions["threshold"] == "applied to grades" and measure.startswith("nDCG"):
+        n_nonrelevant = sum(g < threshold and (g >= 0 or negative_judged)
+                            for g in judged.values())
+        if conventions["threshold"] == "applied to grades" and graded:
             pool = [g if g >= threshold else 0 for g in pool]
         orders = _orders(by_query.get(qid, []), conventions["order"], judged, threshold)
         per_order = []
         for ranked in orders:
             rels = [max(judged.get(docno, 0), 0) for _, docno, _ in ranked]
-            if conventions["threshold"] == "applied to grades" and measure.startswith("nDCG"):
+            seen = [docno in judged and (judged[docno] >= 0 or negative_judged)
+                    for _, docno, _ in ranked]
+            if conventions["threshold"] == "applied to grades" and graded:
                 rels = [g if g >= threshold else 0 for g in rels]
             try:
                 per_order.append(_value(measure, case.k, rels, pool, threshold, conventions,
-                                        _tie_ends(ranked)))
+                                        _tie_ends(ranked), seen, n_nonrelevant))
             except ValueError:  # a document counted twice: more relevant than the qrels hold
                 return "error"
         values.append(sum(per_order) / len(per_order))
@@ -558,8 +671,9 @@ def emulate(case: Case, measure: str, **changes) -> float | str:
 
 
 #: How far apart two equal numbers may print: gdeval prints each query's value with 5
-#: decimals (its printf "%.5f"), and ir_measures averages those.
-TOLERANCE = {"gdeval": 0.5e-5}
+#: decimals (its printf "%.5f"), and ir_measures averages those; trec_eval 10.0's program
+#: prints its mean with 4 ("%6.4f").
+TOLERANCE = {"gdeval": 0.5e-5, TREC_EVAL_10: 0.5e-4}
 
 
 def _same(a, b, tolerance: float = 1e-9) -> bool:
@@ -584,8 +698,10 @@ def classify(cells: pd.DataFrame) -> pd.DataFrame:
     the tool's value, rankedu's, and the convention that reproduces the tool's value (``None``
     when none of the tool's known conventions does: an unexplained difference)."""
     rows = []
-    for (case_name, measure), row in cells.iterrows():
+    for case_name, measure in cells.index:
         case = next(c for c in CASES if c.name == case_name)
+        # Cell by cell: a row of strings and Nones read as a Series would turn None into NaN.
+        row = {tool: cells.at[(case_name, measure), tool] for tool in cells.columns}
         ours = row[REFERENCE]
         for tool, theirs in row.items():
             tolerance = TOLERANCE.get(tool, 1e-9)

@@ -15,6 +15,7 @@ import pytest
 import atlas_tools as atlas
 
 BOOK = Path(__file__).resolve().parent.parent / "book"
+PYTREC_EVAL = "trec_eval 9.0.8 (pytrec_eval)"
 
 
 @pytest.fixture(scope="module")
@@ -43,10 +44,12 @@ def test_the_atlas_finds_differences_of_every_kind_it_explains(differences):
 
 def test_a_changed_tool_value_is_an_unexplained_difference(cells):
     changed = cells.copy()
-    changed.loc[("tied_cutoff", "P@k"), "trec_eval"] = 0.625
+    changed.loc[("tied_cutoff", "P@k"), PYTREC_EVAL] = 0.625
     changed.loc[("k_larger", "AP"), "scikit-learn"] = 0.5
+    changed.loc[("unjudged", "RBP"), atlas.TREC_EVAL_10] = 0.2
     found = atlas.classify(changed).set_index(["case", "measure", "tool"])["convention"]
-    assert pd.isna(found.loc[("tied_cutoff", "P@k", "trec_eval")])
+    assert pd.isna(found.loc[("tied_cutoff", "P@k", PYTREC_EVAL)])
+    assert pd.isna(found.loc[("unjudged", "RBP", atlas.TREC_EVAL_10)])
     assert pd.isna(found.loc[("k_larger", "AP", "scikit-learn")])
 
 
@@ -61,9 +64,27 @@ def test_the_emulator_without_a_change_is_evaluate(cells):
 
 def test_trec_eval_agrees_with_evaluate_wherever_scores_are_exact_in_float32(cells):
     # pytrec_eval is trec_eval 9, scores in float32: only the single-precision case may differ.
-    for (case, measure), row in cells.iterrows():
-        if atlas.offered(row["trec_eval"]) and case != "single_precision":
-            assert atlas._same(row["trec_eval"], row[atlas.REFERENCE]), (case, measure)
+    for case, measure in cells.index:
+        theirs = cells.at[(case, measure), PYTREC_EVAL]
+        if atlas.offered(theirs) and case != "single_precision":
+            assert atlas._same(theirs, cells.at[(case, measure), atlas.REFERENCE]), (
+                case, measure)
+
+
+def test_trec_eval_10s_program_departs_from_evaluate_only_on_missing_queries_and_rbp(cells):
+    # In double precision, at its 4 printed decimals: it stops on a judged query the run
+    # lacks, and its RBP rescales grades above 1 where rk.evaluate refuses them.
+    column = cells[atlas.TREC_EVAL_10]
+    for case, measure in cells.index:
+        theirs = column[(case, measure)]
+        if not atlas.offered(theirs) or case == "missing_queries" or measure == "RBP":
+            continue
+        assert atlas._same(theirs, cells.at[(case, measure), atlas.REFERENCE], 0.5e-4), (
+            case, measure)
+    stopped = column.loc["missing_queries"]
+    assert set(stopped.dropna()) == {
+        "error: exit status 4: trec_eval: result qid '2' not found in qrels"}
+    assert column[("unjudged", "RBP")] == 0.1824  # grades 1 and 2 read as 1/2 and 1
 
 
 def test_every_case_is_a_tiny_pair_of_files_in_the_repository():
