@@ -96,8 +96,10 @@ def test_every_query_and_mean_equal_trec_eval_10s_program(case, seed, tmp_path):
 
 
 def test_rbp_equals_trec_eval_10s_rbp_on_binary_judgments(tmp_path):
-    # trec_eval's rbp rescales gains by the qrels' min and max grade and reads the list
-    # forever; on 0/1 grades and lists of at most 50 documents that is rk's RBP at depth 1000.
+    # trec_eval's rbp reads the list forever and rescales the gains when a min or max lies
+    # outside [0, 1]; on 0/1 grades and lists of at most 50 documents that is rk's RBP at
+    # depth 1000. Its min and max start uninitialised (m_rbp.c), so rbp is run alone, as the
+    # atlas runs it: after another measure the stack they are read from differs.
     qrels_text, run_text = collection(4, grades=(0, 1))
     qrels, run_file = tmp_path / "qrels", tmp_path / "run"
     qrels.write_text(qrels_text)
