@@ -195,6 +195,20 @@ class TrecReference:
             yield (qid, *trec_ranking(qrels[qid], self.run[qid], threshold), measures)
 
 
+def assert_as_trec_eval_prints(result, expected, names) -> int:
+    """Every query's value and every mean of ``result`` (rk.evaluate's frame) printed at trec_eval's
+    four decimals equals trec_eval's, ``expected`` mapping (trec_eval's measure, qid or "all") to
+    the printed text and ``names`` trec_eval's measure names to rankedu's. Returns how many
+    per-query values were compared."""
+    compared = 0
+    for trec_name, ours in names.items():
+        for qid in result.index:
+            assert f"{result.loc[qid, ours]:.4f}" == expected[trec_name, qid], (trec_name, qid)
+            compared += 1
+        assert f"{result[ours].mean():.4f}" == expected[trec_name, "all"], trec_name
+    return compared
+
+
 @pytest.fixture(scope="session")
 def trec_reference():
     return TrecReference()

@@ -12,7 +12,8 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 import rankedu as rk
-from conftest import ALL_MEASURES, TREC_EVAL_DATA, trec_ranking
+from conftest import (ALL_MEASURES, TREC_EVAL_DATA, assert_as_trec_eval_prints,
+                      trec_ranking)
 from rankedu.measures import QueryLists, parse
 
 # trec_eval's measure names (as in its -q output) and ours.
@@ -59,14 +60,9 @@ def test_every_query_and_mean_match_trec_eval_test_suite_to_four_decimals(expect
     expected = trec_eval_output(expected_output)
     result = rk.evaluate(reference(qrels), reference(run), list(TREC_EVAL_NAMES.values()),
                          **options)
-    compared = 0
-    for trec_name, ours in TREC_EVAL_NAMES.items():
-        for qid in result.index:
-            assert f"{result.loc[qid, ours]:.4f}" == expected[trec_name, qid], (trec_name, qid)
-            compared += 1
-        assert f"{result[ours].mean():.4f}" == expected[trec_name, "all"], trec_name
+    compared = assert_as_trec_eval_prints(result, expected, TREC_EVAL_NAMES)
     assert list(result.index) == ["301", "302", "303"]
-    assert compared == 40 * 3
+    assert compared == len(TREC_EVAL_NAMES) * 3
 
 
 def test_missing_zero_scores_the_query_absent_from_the_run_like_trec_eval_c():

@@ -14,6 +14,7 @@ import numpy as np
 import pytest
 
 import rankedu as rk
+from conftest import assert_as_trec_eval_prints
 from trec_eval_binary import run
 
 CUTOFFS = (1, 5, 10, 30)
@@ -86,12 +87,7 @@ def test_every_query_and_mean_equal_trec_eval_10s_program(case, seed, tmp_path):
     with warnings.catch_warnings():
         warnings.simplefilter("ignore", (rk.TieWarning, rk.QueryMismatchWarning))
         result = rk.evaluate(qrels, run_file, list(names.values()), **evaluate_options)
-    compared = 0
-    for trec_name, ours in names.items():
-        for qid in result.index:
-            assert f"{result.loc[qid, ours]:.4f}" == expected[trec_name, qid], (trec_name, qid)
-            compared += 1
-        assert f"{result[ours].mean():.4f}" == expected[trec_name, "all"], trec_name
+    compared = assert_as_trec_eval_prints(result, expected, names)
     assert compared == len(names) * len(result) and len(result) == 40
 
 
