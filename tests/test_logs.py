@@ -328,8 +328,9 @@ def test_sql_returns_the_text_the_functions_run_and_it_runs_on_duckdb_as_is():
     row = connection.execute(logs.sql("ndcg", k=5).format(log="my_log")).fetchall()[0]
     n_groups, n_used, ndcg_sum = row
     with pytest.warns(UserWarning):
-        assert ndcg_sum / n_used == logs.ndcg(log, group="user", score="score", grade="grade",
-                                              k=5)
+        value = logs.ndcg(log, group="user", score="score", grade="grade", k=5)
+    # DuckDB sums doubles in threads, so the last bits can differ from run to run.
+    assert ndcg_sum / n_used == pytest.approx(value, rel=1e-12)
     with pytest.raises(ValueError, match="^metric must be one of 'auc', 'gauc'"):
         logs.sql("map")
     with pytest.raises(ValueError, match="^k must be an int >= 1"):
