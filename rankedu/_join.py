@@ -167,46 +167,41 @@ def _renumber(table: _Table, queries: pd.Index) -> np.ndarray:
     return index[table.qid_codes]
 
 
-def _max_grade(judged: _Table, max_grade, needed: bool) -> float:
-    """ERR's g_max: 4 unless given; a qrels grade above it is an error when a measure needs it."""
+def _max_grade(judged: _Table, max_grade, specs) -> float:
+    """ERR's g_max (4 unless given), after the checks the measures ``specs`` ask of the qrels'
+    top grade. ERR reads every grade <= g_max. RBP and INST read a grade as a gain in [0, 1]
+    and, as cwl-eval does, check every grade of the qrels, retrieved or not, so that whether a
+    file is accepted does not depend on the run (a negative grade is gain 0, as trec_eval reads
+    it, where cwl-eval refuses it)."""
     given = max_grade is not None
     max_grade = as_max_grade(max_grade) if given else float(DEFAULT_MAX_GRADE)
-    top = float(judged.values.max()) if len(judged.values) else 0.0
-    if needed and top > max_grade:
+    if not len(judged.values):
+        return max_grade
+    row = int(np.argmax(judged.values))
+    top = float(judged.values[row])
+    if any(spec.measure.uses_max_grade for spec in specs) and top > max_grade:
         default = "" if given else " (ERR's default, gdeval's and ir_measures')"
         raise ValueError(
             f"max_grade={max_grade:g}{default} is below the largest grade in the qrels "
             f"({top:g}); pass max_grade= the top of the grading scale"
         )
-    return max_grade
-
-
-def _unit_gains(judged: _Table, needed: bool) -> None:
-    """RBP and INST read a grade as a gain in [0, 1], as cwl-eval does. cwl-eval checks every
-    grade of the qrels, retrieved or not, so that whether a file is accepted does not depend on
-    the run; so does this. (A negative grade is read as gain 0, as trec_eval reads it, where
-    cwl-eval refuses it.)"""
-    if not needed or not len(judged.values):
-        return
-    row = int(np.argmax(judged.values))
-    if judged.values[row] > 1:
+    if any(spec.measure.unit_gains for spec in specs) and top > 1:
         raise ValueError(
             f"qrels: RBP and INST read a grade as a gain in [0, 1], as cwl-eval does (it checks "
             f"every grade of the qrels); query {judged.qids[judged.qid_codes[row]]!r} judges "
-            f"{judged.docnos(np.array([row]))[0]!r} {judged.values[row]:g}: divide the grades "
-            f"by the top one")
+            f"{judged.docnos(np.array([row]))[0]!r} {top:g}: divide the grades by the top one")
+    return max_grade
 
 
 def _one_query(qrels, run, qid, *, threshold=1, max_grade=None, single_precision=False,
-               max_grade_needed=False, unit_gains_needed=False, ties="trec_eval"):
+               specs=(), ties="trec_eval"):
     """One query ranked as ``evaluate`` ranks it, its ties in the ``ties`` order (one of
-    "trec_eval", "optimistic", "pessimistic"): (its ranked-list frame, its per-list inputs, the
-    joined arrays)."""
+    "trec_eval", "optimistic", "pessimistic"), the qrels checked for the measures ``specs``:
+    (its ranked-list frame, its per-list inputs, the joined arrays)."""
     threshold = as_threshold(threshold)
     one_of(ties, "ties", ("trec_eval", "optimistic", "pessimistic"))
     judged, ranking = _load_pair(qrels, run)
-    max_grade = _max_grade(judged, max_grade, max_grade_needed)
-    _unit_gains(judged, unit_gains_needed)
+    max_grade = _max_grade(judged, max_grade, specs)
     qid = str(qid)
     for table, name in ((judged, "qrels"), (ranking, "run")):
         # The two tables share one vocabulary of qids: look for the query's rows.

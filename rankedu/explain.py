@@ -256,9 +256,7 @@ def query(qrels, run, qid, measure, *, threshold=1, max_grade=None, single_preci
                          "ties='average' is a mean over all of them (evaluate computes it)")
     frame, lists, ranked = _one_query(
         qrels, run, qid, threshold=threshold, max_grade=max_grade,
-        single_precision=single_precision,
-        max_grade_needed=any(spec.measure.uses_max_grade for spec in specs),
-        unit_gains_needed=any(spec.measure.unit_gains for spec in specs), ties=ties,
+        single_precision=single_precision, specs=specs, ties=ties,
     )
     tie = _ties.tie_numbers(ranked)
     if tie.any():

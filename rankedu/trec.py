@@ -65,7 +65,7 @@ import pandas as pd
 
 from rankedu import ties as _ties
 # DEFAULT_MAX_GRADE stays trec.DEFAULT_MAX_GRADE too (the command's help prints it).
-from rankedu._join import DEFAULT_MAX_GRADE, _join, _max_grade, _one_query, _unit_gains
+from rankedu._join import DEFAULT_MAX_GRADE, _join, _max_grade, _one_query
 from rankedu._ranked import RankedRun
 from rankedu._trec_load import _load_pair, _Table
 from rankedu._validation import as_threshold, one_of
@@ -235,8 +235,7 @@ def _prepare(qrels, run, measures, threshold, missing, max_grade, single_precisi
     one_of(missing, "missing", MISSING)
     one_of(ties, "ties", _ties.TIES)
     judged, ranking = _load_pair(qrels, run)
-    max_grade = _max_grade(judged, max_grade, any(s.measure.uses_max_grade for s in specs))
-    _unit_gains(judged, any(s.measure.unit_gains for s in specs))
+    max_grade = _max_grade(judged, max_grade, specs)
     queries, only_in_run, only_in_qrels = _queries(judged, ranking, missing)
     ranked = _join(judged, ranking, queries, threshold, max_grade, single_precision).ranked
     attrs = {"only_in_run": only_in_run, "only_in_qrels": only_in_qrels}

@@ -371,7 +371,7 @@ def _by_query(ranked, continue_at, depth: int) -> np.ndarray:
     equal the per-list ones exactly. Rows are taken a chunk of queries at a time, so memory
     stays bounded whatever the number of queries, but the cost is queries x depth: only a
     metric whose C(i) depends on the gains (INST) needs it. The grades were checked to lie in
-    [0, 1] against the whole qrels (``rankedu._join._unit_gains``).
+    [0, 1] against the whole qrels (``rankedu._join._max_grade``).
     """
     gains = ranked.gain
     top = ranked.rank <= depth

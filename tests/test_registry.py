@@ -66,8 +66,7 @@ def evaluated(qrels, run, written):
 
 def per_list(qrels, run, qid, spec):
     """The per-list reference's value for one query, on the lists ``evaluate``'s join gives."""
-    _, lists, _ = _one_query(qrels, run, qid, max_grade_needed=spec.measure.uses_max_grade,
-                             unit_gains_needed=spec.measure.unit_gains)
+    _, lists, _ = _one_query(qrels, run, qid, specs=[spec])
     return spec.reference(lists)
 
 
