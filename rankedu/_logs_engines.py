@@ -59,6 +59,13 @@ def _base_type(type_name: str) -> str:
     """``decimal`` for ``DECIMAL(38,20)``, ``double`` for ``DOUBLE``."""
     return type_name.lower().split("(")[0]
 
+
+def _as_double(role: str, type_name: str) -> bool:
+    """Whether a role's column is cast to DOUBLE. Labels and grades are; group ids and scores
+    keep their type (scores compare exactly), booleans excepted, which SQL cannot test for NaN
+    or infinity."""
+    return role not in ("g", "s") or _base_type(type_name) == "boolean"
+
 # --- The engines: each renames the caller's columns and runs the SQL text. ------------------
 
 
@@ -69,25 +76,27 @@ class _DuckDB:
         import duckdb
 
         self.connection, self.log, self.path = None, None, None
-        # The source's own column names, duplicates included (DuckDB renames a pandas
-        # frame's second "y" to "y_1", which would hide that the name is ambiguous).
-        self.names = (list(data.columns) if isinstance(data, pd.DataFrame)
-                      else list(getattr(data, "column_names", [])))
+        if isinstance(data, pd.DataFrame) and not len(data.columns):
+            raise ValueError("data: the DataFrame has no column")
         if isinstance(data, duckdb.DuckDBPyRelation):
             self.relation = data
-            self.names = list(data.columns)
-            return
-        self.connection = duckdb.connect()
-        if isinstance(data, pd.DataFrame):
-            if not len(data.columns):
-                raise ValueError("data: the DataFrame has no column")
-            self.relation = self.connection.from_df(data)
-        elif isinstance(data, (str, os.PathLike)):
-            self.path = os.fspath(data)
-            self.relation = self._read(self.path)
-            self.names = list(self.relation.columns)
         else:
-            self.relation = self.connection.from_arrow(data)
+            self.connection = duckdb.connect()
+            if isinstance(data, pd.DataFrame):
+                self.relation = self.connection.from_df(data)
+            elif isinstance(data, (str, os.PathLike)):
+                self.path = os.fspath(data)
+                self.relation = self._read(self.path)
+            else:
+                self.relation = self.connection.from_arrow(data)
+        # The source's own column names, duplicates included: DuckDB renames a frame's or an
+        # Arrow table's second "y" to "y_1", which would hide that the name is ambiguous.
+        if isinstance(data, pd.DataFrame):
+            self.names = list(data.columns)
+        elif hasattr(data, "column_names"):  # a pyarrow Table
+            self.names = list(data.column_names)
+        else:
+            self.names = list(self.relation.columns)
 
     def _read(self, path: str):
         """The relation of a Parquet or CSV path; OSError or ValueError naming the path."""
@@ -103,9 +112,10 @@ class _DuckDB:
                              f".tsv, optionally .gz) files, got {path!r}")
         try:
             return read(path)
-        except duckdb.IOException as error:
-            raise FileNotFoundError(f"data: no file matches {path!r} ({error})") from None
         except duckdb.Error as error:
+            self.connection.close()  # the engine is not returned: nothing else would close it
+            if isinstance(error, duckdb.IOException):
+                raise FileNotFoundError(f"data: no file matches {path!r} ({error})") from None
             raise ValueError(f"data: {path!r} cannot be read as {kind}: {error}") from None
 
     def columns(self) -> dict[str, str]:
@@ -116,9 +126,8 @@ class _DuckDB:
         selected = [] if "g" in expressions else ["0 AS g"]  # no group: the log is one
         for role, column in expressions.items():
             quoted = '"' + column.replace('"', '""') + '"'
-            exact = role in ("g", "s") and _base_type(types[column]) != "boolean"
-            selected.append(f"{quoted} AS {role}" if exact
-                            else f"CAST({quoted} AS DOUBLE) AS {role}")
+            selected.append(f"CAST({quoted} AS DOUBLE) AS {role}"
+                            if _as_double(role, types[column]) else f"{quoted} AS {role}")
         self.log = self.relation.project(", ".join(selected))
         self.view = _view_name()
 
@@ -167,8 +176,9 @@ class _Spark:
         columns = [] if "g" in expressions else [functions.lit(0).alias("g")]
         for role, column in expressions.items():
             value = functions.col("`" + column.replace("`", "``") + "`")
-            exact = role in ("g", "s") and _base_type(types[column]) != "boolean"
-            columns.append((value if exact else value.cast("double")).alias(role))
+            if _as_double(role, types[column]):
+                value = value.cast("double")
+            columns.append(value.alias(role))
         self.view = _view_name()
         self.data.select(*columns).createOrReplaceTempView(self.view)
 

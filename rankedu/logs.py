@@ -151,19 +151,13 @@ _NDCG_TABLE = "WITH" + _NDCG_GROUPS + """
 SELECT g, n, relevant, dcg, idcg, ndcg FROM per_group ORDER BY g"""
 
 
-def _at_cutoff(sql: str, k) -> str:
-    """An nDCG SQL text with its {k} set to the checked cutoff (None: every row of a group)."""
-    k = as_cutoff(k)
-    return sql.replace("{k}", str(MAX_CUTOFF if k is None else k))
-
-
 #: The SQL text behind each public function, by the function's name.
 _TEXTS = {"auc": _AUC_SUMMARY, "gauc": _AUC_SUMMARY, "gauc_groups": _AUC_TABLE,
           "ndcg": _NDCG_SUMMARY, "ndcg_groups": _NDCG_TABLE}
 
 
 def sql(metric: str, *, k: int | None = None) -> str:
-    """The SQL text a function of this module runs, exactly as both engines run it.
+    """The SQL text a function of this module runs: each function runs ``sql(its name)``.
 
     ``{log}`` stands for the log, its columns already renamed to the roles ``g`` (group),
     ``y`` (label), ``s`` (score) and ``r`` (grade); ``auc`` runs the ``gauc`` text with the
@@ -184,7 +178,8 @@ def sql(metric: str, *, k: int | None = None) -> str:
     Raises
     ------
     ValueError
-        Naming ``metric`` when it is not one of the functions, or ``k`` when it is < 1.
+        Naming ``metric`` when it is not one of the functions, or ``k`` when it is < 1 or
+        given for a text without a cutoff.
     TypeError
         Naming ``k`` when it is not an int.
 
@@ -205,7 +200,12 @@ def sql(metric: str, *, k: int | None = None) -> str:
     SELECT g, impressions, clicks, auc FROM per_group ORDER BY g
     """
     text = _TEXTS[one_of(metric, "metric", tuple(_TEXTS))]
-    return _at_cutoff(text, k) if metric.startswith("ndcg") else text
+    if not metric.startswith("ndcg"):
+        if k is not None:
+            raise ValueError(f"k: only nDCG's texts take a cutoff, got k={k!r} for {metric!r}")
+        return text
+    k = as_cutoff(k)  # None: every row of a group
+    return text.replace("{k}", str(MAX_CUTOFF if k is None else k))
 
 
 # --- The public functions. -------------------------------------------------------------------
@@ -274,7 +274,7 @@ def auc(data, *, label: str, score: str) -> float:
     >>> logs.auc(log, label="clicked", score="score")  # (1 + 1 + 1/2 + 1) / 4
     0.875
     """
-    row = _run(data, _AUC_SUMMARY, {"y": label, "s": score})  # no group: one, the log
+    row = _run(data, sql("auc"), {"y": label, "s": score})  # no group: one, the log
     n_rows, n_clicks, twice_u = row["n_rows"], row["n_clicks"], row["twice_u"]
     if row["n_used"] == 0:
         raise ValueError(f"label: column {label!r} must hold both classes for AUC, got "
@@ -359,7 +359,7 @@ def gauc(data, *, group: str, label: str, score: str, weight: str = "impressions
     gauc: 1 of 3 groups hold a single class and are left out
     """
     weight = one_of(weight, "weight", WEIGHTS)
-    row = _run(data, _AUC_SUMMARY, {"g": group, "y": label, "s": score})
+    row = _run(data, sql("gauc"), {"g": group, "y": label, "s": score})
     n_groups, n_used = row["n_groups"], row["n_used"]
     if not n_used:
         raise ValueError("groups: no group holds both classes, so no group has an AUC")
@@ -419,7 +419,7 @@ def gauc_groups(data, *, group: str, label: str, score: str,
     2   u3            1       1  NaN     0.0
     """
     weight = one_of(weight, "weight", WEIGHTS)
-    table = _run(data, _AUC_TABLE, {"g": group, "y": label, "s": score}, frame=True)
+    table = _run(data, sql("gauc_groups"), {"g": group, "y": label, "s": score}, frame=True)
     table = table.rename(columns={"g": group, "auc": "AUC"}).astype(
         {"impressions": "int64", "clicks": "int64", "AUC": "float64"})
     used = table["AUC"].notna()
@@ -507,7 +507,7 @@ def ndcg(data, *, group: str, score: str, grade: str, k: int | None = None) -> f
     >>> logs.ndcg(log, group="query", score="score", grade="grade", k=1)  # (0/2 + 0.5/1) / 2
     0.25
     """
-    row = _run(data, _at_cutoff(_NDCG_SUMMARY, k), {"g": group, "s": score, "r": grade})
+    row = _run(data, sql("ndcg", k=k), {"g": group, "s": score, "r": grade})
     n_groups, n_used = row["n_groups"], row["n_used"]
     if not n_used:
         raise ValueError(f"grade: no group has a positive grade in column {grade!r}, so no "
@@ -562,7 +562,7 @@ def ndcg_groups(data, *, group: str, score: str, grade: str,
     0    q1     3         2  1.6964  2.6309  0.6448     1.0
     1    q2     2         1  0.8155  1.0000  0.8155     1.0
     """
-    table = _run(data, _at_cutoff(_NDCG_TABLE, k), {"g": group, "s": score, "r": grade},
+    table = _run(data, sql("ndcg_groups", k=k), {"g": group, "s": score, "r": grade},
                  frame=True)
     table = table.rename(columns={"g": group, "n": "rows", "dcg": "DCG", "idcg": "IDCG",
                                   "ndcg": "nDCG"}).astype(

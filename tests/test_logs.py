@@ -335,3 +335,5 @@ def test_sql_returns_the_text_the_functions_run_and_it_runs_on_duckdb_as_is():
         logs.sql("map")
     with pytest.raises(ValueError, match="^k must be an int >= 1"):
         logs.sql("ndcg", k=0)
+    with pytest.raises(ValueError, match="^k: only nDCG's texts take a cutoff"):
+        logs.sql("gauc", k=10)
