@@ -66,8 +66,9 @@ def auc_standard_error(labels, scores) -> float:
 
     AUC is :func:`roc_auc`. With the true theta1 (Hanley and McNeil's Q1: the probability
     that two random positives both score above one random negative) and theta2 (their Q2:
-    that one random positive scores above two random negatives) the formula is the exact variance of the AUC over new samples of n+ positives
-    and n- negatives. Hanley and McNeil's closed forms for theta1 and theta2 are exact when one
+    that one random positive scores above two random negatives) the formula is the exact
+    variance of the AUC over new samples of n+ positives and n- negatives. Hanley and
+    McNeil's closed forms for theta1 and theta2 are exact when one
     class's survival function is a power of the other's (two exponential distributions, for
     instance), and close for most other shapes; AUC is the observed one, so the result is an
     estimate. :func:`delong_standard_error` makes no such assumption. For two models on the
@@ -151,15 +152,22 @@ def _at_least_two_of_each(positives, negatives):
         )
 
 
+def _delong_variance(components, positive, positives, negatives):
+    """DeLong's variance of a mean of structural components (one model's, or the differences
+    of two models'): (S10, S01, S10 / n+ + S01 / n-), S10 and S01 their sample variances over
+    the positives and over the negatives."""
+    s10 = float(np.var(components[positive], ddof=1))
+    s01 = float(np.var(components[~positive], ddof=1))
+    return s10, s01, s10 / positives + s01 / negatives
+
+
 def _delong_standard_error_steps(labels, scores) -> Steps:
     labels, (scores,), positives, negatives = two_classes(labels, scores=scores)
     _at_least_two_of_each(positives, negatives)
     components, twice_u = _structural_components(labels, scores, positives, negatives)
     area = twice_u / (2 * positives * negatives)
     positive = labels == 1
-    s10 = float(np.var(components[positive], ddof=1))
-    s01 = float(np.var(components[~positive], ddof=1))
-    variance = s10 / positives + s01 / negatives
+    s10, s01, variance = _delong_variance(components, positive, positives, negatives)
     value = math.sqrt(variance)
     table = quantities([
         ("n+", "positives", positives),
@@ -234,10 +242,10 @@ def delong_standard_error(labels, scores) -> float:
 
     Examples
     --------
-    >>> from rankedu.auc_uncertainty import delong_standard_error
+    >>> import rankedu as rk
     >>> labels = [1, 1, 1, 0, 0, 0, 0, 1, 0, 1]
     >>> scores = [0.9, 0.8, 0.35, 0.7, 0.3, 0.2, 0.1, 0.6, 0.5, 0.4]
-    >>> round(delong_standard_error(labels, scores), 4)
+    >>> round(rk.delong_standard_error(labels, scores), 4)
     0.1549
     """
     return _delong_standard_error_steps(labels=labels, scores=scores).value
@@ -260,7 +268,7 @@ def _delong_test_steps(labels, scores_a, scores_b) -> Steps:
     # evaluated as the variance of the per-item differences, which is the same sum without
     # the cancellation that two nearly equal models would cause.
     gap = v_a - v_b
-    variance = float(np.var(gap[positive], ddof=1) / positives + np.var(gap[~positive], ddof=1) / negatives)
+    variance = _delong_variance(gap, positive, positives, negatives)[2]
     standard_error = math.sqrt(variance)
     z, p_value = two_sided_test(difference, standard_error,
                                 lambda z: math.erfc(abs(z) / math.sqrt(2)))
