@@ -45,11 +45,12 @@ def as_numbers(values, name: str) -> np.ndarray:
         or np.issubdtype(array.dtype, np.floating)
         or np.issubdtype(array.dtype, np.bool_)
     ):
-        huge = [i for i, x in enumerate(array.flat) if isinstance(x, numbers.Integral)
-                and not isinstance(x, bool) and not -2**63 <= x < 2**64]
-        if huge and array.dtype == object:
+        # numpy keeps Python ints beyond 64 bits as objects: a wrong value, not a wrong type.
+        huge = next((i for i, x in enumerate(array) if isinstance(x, numbers.Integral)
+                     and not -2**63 <= x < 2**64), None) if array.dtype == object else None
+        if huge is not None:
             raise ValueError(f"{name} must hold numbers that fit in 64 bits, got "
-                             f"{array.flat[huge[0]]} at position {huge[0]}")
+                             f"{array[huge]} at position {huge}")
         raise TypeError(f"{name} must hold real numbers, got values of type {array.dtype}")
     array = array.astype(float)
     bad = ~np.isfinite(array)
