@@ -94,20 +94,30 @@ def test_the_kernel_equals_the_per_list_reference_on_the_trec_case(written, trec
                                             abs=1e-12), qid
 
 
-@pytest.mark.parametrize("written", SPELLINGS)
+@pytest.mark.parametrize("unit_gains", [False, True], ids=["graded", "gains in [0, 1]"])
 def test_explain_query_gives_evaluates_value_and_its_table_ends_in_it(
-        written, trec_case, running_result):
-    (spec,) = parse([written])
+        unit_gains, trec_case, running_result):
+    # Every spelling at once: the list form reads and ranks the run once per query, and gives
+    # each measure the explanation a call of its own gives.
+    spellings = [w for w in SPELLINGS if parse([w])[0].measure.unit_gains == unit_gains]
     qrels = trec_case.qrels
-    if spec.measure.unit_gains:
+    if unit_gains:  # the same judgments, binary
         qrels = {q: {d: int(g > 0) for d, g in docs.items()} for q, docs in qrels.items()}
-    values = evaluated(qrels, trec_case.run, written)
-    for qid in ["q0", "q1", "q7", "q12"]:
-        explanation = rk.explain.query(qrels, trec_case.run, qid, written)
-        assert explanation.value == values[qid], qid
-        # A table with no step (Rprec when R = 0) stands for 0.0.
-        last = running_result(explanation.table) if len(explanation.table) else 0.0
-        assert last == pytest.approx(explanation.value, abs=1e-12), qid
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", rk.TieWarning)
+        values = rk.evaluate(qrels, trec_case.run, spellings)
+    for qid in list(trec_case.run)[:25]:
+        explanations = rk.explain.query(qrels, trec_case.run, qid, spellings)
+        assert list(explanations) == spellings
+        for written, explanation in explanations.items():
+            assert explanation.value == values.loc[qid, written], (qid, written)
+            # A table with no step (Rprec when R = 0) stands for 0.0.
+            last = running_result(explanation.table) if len(explanation.table) else 0.0
+            assert last == pytest.approx(explanation.value, abs=1e-12), (qid, written)
+            alone = rk.explain.query(qrels, trec_case.run, qid, written)
+            assert list(alone.tables) == list(explanation.tables)
+            assert all(table.equals(alone.tables[title])
+                       for title, table in explanation.tables.items()), (qid, written)
 
 
 @pytest.mark.parametrize("measure", MEASURES.values(), ids=list(MEASURES))
