@@ -102,7 +102,8 @@ def versions() -> dict:
 
     shown = {tool: f"{package} {version(package)}" for tool, package in PACKAGES.items()}
     shown["cwl_eval (ir_measures)"] += f" (cwl-eval {version('cwl-eval')})"
-    printed = (run("-v").stderr + run("-v").stdout).strip()
+    done = run("-v")
+    printed = (done.stderr + done.stdout).strip()
     shown = {TREC_EVAL_10: f"tools/trec_eval, built; -v prints '{printed}'", **shown}
     return shown
 
@@ -148,8 +149,8 @@ def _with_k(measure: str, k: int) -> str:
 def _trec_eval_10(case: Case) -> dict:
     """trec_eval 10.0's program on the case's two files, one measure per run of the program:
     its ``m_rbp.c`` reads two variables it never initialises (``min`` and ``max``), so rbp's
-    value can depend on the measures computed before it in the same run (the chapter shows
-    it). It prints 4 decimals; a non-zero exit status is an error cell with its message."""
+    value can depend on the measures computed before it in the same run (the chapter says
+    why). It prints 4 decimals; a non-zero exit status is an error cell with its message."""
     from trec_eval_binary import run
 
     names = {"P@k": f"P.{case.k}", "R@k": f"recall.{case.k}", "AP": "map",
