@@ -85,9 +85,10 @@ test-notebooks: $(STAMP)
 test-build: $(STAMP)
 	mkdir -p _build
 	sed -e 's/^\( *execute_notebooks:\).*/\1 "off"/' \
-		-e 's|^\( *sphinx_offline_site:\) tools$$|\1 ../tools|' _config.yml > _build/_config_test.yml
+		-e 's|^\( *sphinx_[a-z_]*:\) tools$$|\1 ../tools|' _config.yml > _build/_config_test.yml
 	grep -q '^ *execute_notebooks: "off"$$' _build/_config_test.yml
 	grep -q '^ *sphinx_offline_site: ../tools$$' _build/_config_test.yml
+	grep -q '^ *sphinx_rankedu_api: ../tools$$' _build/_config_test.yml
 	$(BIN)/jupyter-book build . --config _build/_config_test.yml --path-output _build/test \
 		--all -W -n --keep-going
 

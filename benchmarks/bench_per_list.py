@@ -57,30 +57,44 @@ def _inputs(n: int) -> dict:
     }
 
 
+def _registry_calls(d: dict) -> dict:
+    """name -> call for every measure of the registry, called as ``evaluate`` calls its per-list
+    function for one query (at cutoff 10 where a cutoff is required; the grades divided by 4 for
+    the measures that read them as gains in [0, 1])."""
+    from rankedu.trec.measures import MEASURES, QueryLists, parse
+
+    pool = d["pool"]
+    lists = QueryLists(rels=d["rels"], pool=pool, n_relevant=int((pool >= 1).sum()),
+                       n_nonrelevant=int((pool == 0).sum()), max_grade=4,
+                       judged=np.ones(len(d["rels"]), bool))
+    unit = QueryLists(rels=d["rels"] / 4, pool=pool / 4, n_relevant=lists.n_relevant)
+    calls = {}
+    for measure in MEASURES.values():
+        spec = parse([measure.name + ("@10" if measure.cutoff == "required" else "")])[0]
+        arguments = spec._arguments(unit if measure.unit_gains else lists)
+        calls[measure.function.__name__] = (
+            lambda name, arguments: lambda m: getattr(m, name)(**arguments)
+        )(measure.function.__name__, arguments)
+    return calls
+
+
 def _cases(rk, d: dict) -> dict:
-    """name -> call, for every per-list call the bench covers (plain and explained)."""
+    """name -> call, for every per-list call the bench covers (plain and explained): every
+    measure of the registry, and the per-list functions ``evaluate`` does not call."""
     r, s, y = d["rels"], d["scores"], d["labels"]
     calls = {
-        "precision_at_k": lambda m: m.precision_at_k(r, 10),
-        "recall_at_k": lambda m: m.recall_at_k(r, 1000),
-        "r_precision": lambda m: m.r_precision(r),
+        **_registry_calls(d),
         "f_at_k": lambda m: m.f_at_k(r, None),
-        "average_precision": lambda m: m.average_precision(r),
         "mean_average_precision": lambda m: m.mean_average_precision(d["lists"]),
         "interpolated_precision": lambda m: m.interpolated_precision(r, 0.5),
         "eleven_point_average_precision": lambda m: m.eleven_point_average_precision(r),
         "mean_precision_at_ranks": lambda m: m.mean_precision_at_ranks(r),
-        "reciprocal_rank": lambda m: m.reciprocal_rank(r),
         "mean_reciprocal_rank": lambda m: m.mean_reciprocal_rank(d["lists"]),
         "cumulative_gain": lambda m: m.cumulative_gain(r),
         "dcg": lambda m: m.dcg(r, gain="exponential"),
         "idcg": lambda m: m.idcg(d["pool"]),
-        "ndcg": lambda m: m.ndcg(r, pool=d["pool"]),
-        "err": lambda m: m.err(r, max_grade=4),
         "cascade_metric": lambda m: m.cascade_metric(r, lambda k: 1 / math.log2(k + 1), max_grade=4),
         "click_probabilities": lambda m: m.click_probabilities(d["attractiveness"]),
-        "rbp": lambda m: m.rbp(r / 4, p=0.8),
-        "inst": lambda m: m.inst(r / 4, T=1.0),
         "pair_ratio": lambda m: m.pair_ratio(r, s),
         "kendall_tau": lambda m: m.kendall_tau(r, s),
         "goodman_kruskal_gamma": lambda m: m.goodman_kruskal_gamma(r, s),

@@ -9,118 +9,31 @@ at https://github.com/rankedu/rankedu.
 0.8184
 """
 
+# The public API is every name in the ``__all__`` of these modules (a function added to one of
+# them is exported, explained by ``rankedu.explain`` and listed on the API page, book/api.md,
+# without another edit); see CONTRIBUTING.md for the layout.
 from rankedu import datasets, explain
-from rankedu.auc import gauc, roc_auc, roc_curve
-from rankedu.auc_uncertainty import (
-    DeLongResult,
-    auc_standard_error,
-    delong_standard_error,
-    delong_test,
-)
-from rankedu.average_precision import (
-    average_precision,
-    eleven_point_average_precision,
-    interpolated_precision,
-    mean_average_precision,
-    mean_precision_at_ranks,
-)
-from rankedu.cascade import cascade_metric, click_probabilities, err, simulate_cascade
-from rankedu.classification import (
-    ConfusionMatrix,
-    accuracy,
-    confusion_matrix,
-    f_beta,
-    false_positive_rate,
-    precision,
-    recall,
-    true_positive_rate,
-)
-from rankedu.cutoff import (
-    f_at_k,
-    precision_at_k,
-    precision_recall_curve,
-    r_precision,
-    recall_at_k,
-)
-from rankedu.dcg import cumulative_gain, dcg, idcg, ndcg
+from rankedu._public import public_modules as _public_modules
 from rankedu.explain import Explanation
-from rankedu.incomplete import bpref, condensed_list, judged_at_k
-from rankedu.multiple_comparisons import holm, randomized_tukey_hsd
-from rankedu.pair_ratio import goodman_kruskal_gamma, kendall_tau, pair_ratio
-from rankedu.reciprocal_rank import mean_reciprocal_rank, reciprocal_rank
-from rankedu.significance import bootstrap_ci, paired_randomization_test, paired_t_test
-from rankedu.ties import TieWarning
-from rankedu.trec import (
-    QueryMismatchWarning,
-    TieInterval,
-    evaluate,
-    ranked_list,
-    read_qrels,
-    read_run,
-    tie_interval,
-)
-from rankedu.user_models import inst, rbp
+from rankedu.metrics.auc import *  # noqa: F403
+from rankedu.metrics.auc_uncertainty import *  # noqa: F403
+from rankedu.metrics.average_precision import *  # noqa: F403
+from rankedu.metrics.cascade import *  # noqa: F403
+from rankedu.metrics.classification import *  # noqa: F403
+from rankedu.metrics.cutoff import *  # noqa: F403
+from rankedu.metrics.dcg import *  # noqa: F403
+from rankedu.metrics.incomplete import *  # noqa: F403
+from rankedu.metrics.pair_ratio import *  # noqa: F403
+from rankedu.metrics.reciprocal_rank import *  # noqa: F403
+from rankedu.metrics.user_models import *  # noqa: F403
+from rankedu.stats.multiple_comparisons import *  # noqa: F403
+from rankedu.stats.significance import *  # noqa: F403
+from rankedu.trec.evaluate import *  # noqa: F403
+from rankedu.trec.ties import TieWarning
 
 __version__ = "0.1.0"
 
-__all__ = [
-    "ConfusionMatrix",
-    "DeLongResult",
-    "Explanation",
-    "QueryMismatchWarning",
-    "TieInterval",
-    "TieWarning",
-    "accuracy",
-    "auc_standard_error",
-    "average_precision",
-    "bootstrap_ci",
-    "bpref",
-    "cascade_metric",
-    "click_probabilities",
-    "condensed_list",
-    "confusion_matrix",
-    "cumulative_gain",
-    "datasets",
-    "dcg",
-    "delong_standard_error",
-    "delong_test",
-    "eleven_point_average_precision",
-    "err",
-    "evaluate",
-    "explain",
-    "f_at_k",
-    "f_beta",
-    "false_positive_rate",
-    "gauc",
-    "goodman_kruskal_gamma",
-    "holm",
-    "idcg",
-    "inst",
-    "interpolated_precision",
-    "judged_at_k",
-    "kendall_tau",
-    "mean_average_precision",
-    "mean_precision_at_ranks",
-    "mean_reciprocal_rank",
-    "ndcg",
-    "pair_ratio",
-    "paired_randomization_test",
-    "paired_t_test",
-    "precision",
-    "precision_at_k",
-    "precision_recall_curve",
-    "r_precision",
-    "randomized_tukey_hsd",
-    "ranked_list",
-    "rbp",
-    "read_qrels",
-    "read_run",
-    "recall",
-    "recall_at_k",
-    "reciprocal_rank",
-    "roc_auc",
-    "roc_curve",
-    "simulate_cascade",
-    "tie_interval",
-    "true_positive_rate",
-]
+__all__ = sorted({
+    "Explanation", "TieWarning", "datasets", "explain",
+    *(name for module in _public_modules() for name in module.__all__),
+})

@@ -7,7 +7,7 @@
 every query with ``-q``, then the mean over the queries (qid ``all``). ``explain`` ranks the
 query's documents as ``evaluate`` does and prints the book's table for each measure (through
 :func:`rankedu.explain.query`), ending in the value ``evaluate`` gives. The measures, their help
-and their conventions come from :data:`rankedu.measures.MEASURES` and ``evaluate`` itself; this
+and their conventions come from :data:`rankedu.trec.measures.MEASURES` and ``evaluate`` itself; this
 module re-derives none of them. Both exit with status 2 on bad input (a missing file, a
 malformed line, an unknown measure, a negative ``--digits`` or ``--top``, a missing option,
 nothing to evaluate), with one line on standard error, after any warning. ``-m`` may be given
@@ -23,11 +23,14 @@ import sys
 import warnings
 
 from rankedu import explain as _explain
-from rankedu.measures import MEASURES
-from rankedu.ties import TIES
-from rankedu.trec import DEFAULT_MAX_GRADE, MISSING, evaluate
+from rankedu.trec.evaluate import DEFAULT_MAX_GRADE, MISSING, evaluate
+from rankedu.trec.measures import MEASURES
+from rankedu.trec.ties import TIES
+
+__all__ = ["main"]
 
 _MEASURE_HELP = "; ".join(f"{m.usage}: {m.description}" for m in MEASURES.values())
+_NOT_AVERAGED = ", ".join(m.name for m in MEASURES.values() if m.average is None)
 
 
 #: The most decimals ``--digits`` prints: a double holds 17 significant digits.
@@ -90,7 +93,7 @@ def _parser() -> argparse.ArgumentParser:
                          help="order of documents with equal scores: docno descending "
                          "(trec_eval, the default), highest grade first (optimistic), lowest "
                          "first (pessimistic), or the exact mean over every order (average; "
-                         "evaluate only, and not for ERR, RBP, INST or Bpref)")
+                         "evaluate only, and not for " + _NOT_AVERAGED + ")")
 
     evaluate_cmd = commands.add_parser(
         "evaluate", help="per-query and mean values of measures, like trec_eval",

@@ -18,8 +18,8 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from rankedu._validation import as_flag, one_of
-from rankedu.trec_files import read_qrels, read_run
+from rankedu.core.validation import as_flag, one_of
+from rankedu.trec.files import read_qrels, read_run
 
 __all__ = ["DATA", "DATASETS", "load", "path"]
 

@@ -25,14 +25,15 @@ from __future__ import annotations
 
 import functools
 import html
-from importlib import import_module
 
 import pandas as pd
 
-from rankedu import ties as _ties
-from rankedu._join import _one_query
-from rankedu._steps import Steps, steps_of
-from rankedu.measures import parse
+from rankedu._public import public_modules
+from rankedu.core.steps import Steps, steps_of
+from rankedu.metrics import classification
+from rankedu.trec import ties as _ties
+from rankedu.trec.join import _one_query
+from rankedu.trec.measures import parse
 
 
 class Explanation:
@@ -85,9 +86,9 @@ def _labelled(table: pd.DataFrame) -> bool:
     return not isinstance(table.index, pd.RangeIndex)
 
 
-def _explainer(module: str, name: str):
-    """``explain.<name>``: the metric's signature, explaining the module's ``_<name>_steps``."""
-    metric = getattr(import_module(f"rankedu.{module}"), name)
+def _explainer(metric):
+    """``explain.<name>``: the metric's signature, explaining its module's ``_<name>_steps``."""
+    name = metric.__name__
 
     @functools.wraps(metric)
     def explain(*args, **kwargs) -> Explanation:
@@ -101,52 +102,25 @@ def _explainer(module: str, name: str):
     return explain
 
 
-precision_at_k = _explainer("cutoff", "precision_at_k")
-recall_at_k = _explainer("cutoff", "recall_at_k")
-r_precision = _explainer("cutoff", "r_precision")
-f_at_k = _explainer("cutoff", "f_at_k")
-average_precision = _explainer("average_precision", "average_precision")
-mean_average_precision = _explainer("average_precision", "mean_average_precision")
-interpolated_precision = _explainer("average_precision", "interpolated_precision")
-eleven_point_average_precision = _explainer("average_precision", "eleven_point_average_precision")
-mean_precision_at_ranks = _explainer("average_precision", "mean_precision_at_ranks")
-reciprocal_rank = _explainer("reciprocal_rank", "reciprocal_rank")
-mean_reciprocal_rank = _explainer("reciprocal_rank", "mean_reciprocal_rank")
-cumulative_gain = _explainer("dcg", "cumulative_gain")
-dcg = _explainer("dcg", "dcg")
-idcg = _explainer("dcg", "idcg")
-ndcg = _explainer("dcg", "ndcg")
-err = _explainer("cascade", "err")
-cascade_metric = _explainer("cascade", "cascade_metric")
-click_probabilities = _explainer("cascade", "click_probabilities")
-rbp = _explainer("user_models", "rbp")
-inst = _explainer("user_models", "inst")
-bpref = _explainer("incomplete", "bpref")
-condensed_list = _explainer("incomplete", "condensed_list")
-judged_at_k = _explainer("incomplete", "judged_at_k")
-pair_ratio = _explainer("pair_ratio", "pair_ratio")
-roc_auc = _explainer("auc", "roc_auc")
-gauc = _explainer("auc", "gauc")
-auc_standard_error = _explainer("auc_uncertainty", "auc_standard_error")
-delong_standard_error = _explainer("auc_uncertainty", "delong_standard_error")
-delong_test = _explainer("auc_uncertainty", "delong_test")
-kendall_tau = _explainer("pair_ratio", "kendall_tau")
-goodman_kruskal_gamma = _explainer("pair_ratio", "goodman_kruskal_gamma")
-accuracy = _explainer("classification", "accuracy")
-precision = _explainer("classification", "precision")
-recall = _explainer("classification", "recall")
-true_positive_rate = _explainer("classification", "true_positive_rate")
-false_positive_rate = _explainer("classification", "false_positive_rate")
-f_beta = _explainer("classification", "f_beta")
-paired_t_test = _explainer("significance", "paired_t_test")
-holm = _explainer("multiple_comparisons", "holm")
+def _explainers() -> dict:
+    """One explainer per public function whose module computes it in ``_<name>_steps``."""
+    found = {}
+    for module in public_modules():
+        for name in module.__all__:
+            if hasattr(module, f"_{name}_steps"):
+                found[name] = _explainer(getattr(module, name))
+    return found
+
+
+_EXPLAINERS = _explainers()
+globals().update(_EXPLAINERS)
 
 
 def confusion_matrix(y_true, y_pred) -> Explanation:
     """Explain :func:`rankedu.confusion_matrix`: the counts laid out as the 2 x 2 matrix.
 
     Rows are the true class and columns the predicted one; ``value``
-    is the :class:`~rankedu.classification.ConfusionMatrix`.
+    is the :class:`~rankedu.metrics.classification.ConfusionMatrix`.
 
     Examples
     --------
@@ -156,7 +130,7 @@ def confusion_matrix(y_true, y_pred) -> Explanation:
     target P          1          1
     target N          1          2
     """
-    counts = import_module("rankedu.classification").confusion_matrix(y_true, y_pred)
+    counts = classification.confusion_matrix(y_true, y_pred)
     table = pd.DataFrame(
         {"predict P": [counts.tp, counts.fp], "predict N": [counts.fn, counts.tn]},
         index=["target P", "target N"],
@@ -169,7 +143,7 @@ def query(qrels, run, qid, measure, *, threshold=1, max_grade=None, single_preci
     """Explain one query's value of a measure of :func:`rankedu.evaluate`, step by step.
 
     The query's documents are ranked as ``evaluate`` (and trec_eval) ranks them; the measure's
-    per-list function (declared in :data:`rankedu.measures.MEASURES`) is explained on that
+    per-list function (declared in :data:`rankedu.trec.measures.MEASURES`) is explained on that
     list under ``evaluate``'s conventions (negative grades count 0, R from the qrels, ERR's
     ``max_grade`` 4 unless given). Given a list of measures, the files are read and the query
     ranked once for all of them.
@@ -288,3 +262,6 @@ def _tie_table(spec, ranked, frame) -> pd.DataFrame:
             row[order] = float(spec.by_query(_ties.reorder(alone, order))[0])
         rows.append(row)
     return pd.DataFrame(rows)
+
+
+__all__ = sorted(["Explanation", "confusion_matrix", "query", *_EXPLAINERS])

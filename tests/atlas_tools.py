@@ -318,7 +318,7 @@ def _scikit_learn(case: Case) -> dict:
 
 
 def _rankedu(case: Case, ties: str) -> dict:
-    from rankedu.measures import parse
+    from rankedu.trec.measures import parse
 
     values = {}
     for m in MEASURES:

@@ -1,6 +1,7 @@
 """Shared test settings and helpers for the rankedu test suite."""
 
 import os
+from dataclasses import replace
 from pathlib import Path
 
 import numpy as np
@@ -8,8 +9,8 @@ import pandas as pd
 import pytest
 from hypothesis import HealthCheck, settings
 
-from rankedu import _fast_read
 from rankedu.datasets import DATA
+from rankedu.trec import fast_read as _fast_read
 
 # The machine is shared: no per-example deadline (timings are noisy), and a modest number of
 # examples by default. HYPOTHESIS_PROFILE=thorough runs many more.
@@ -77,7 +78,7 @@ SMALL_LOG = pd.DataFrame({"user": [1, 1, 2, 2], "clicked": [1, 0, 1, 0],
                           "score": [0.3, 0.1, 0.2, 0.4], "grade": [2, 0, 1, 0]})
 
 
-# The measures the tests of ``rk.evaluate`` compute on every generated run (tests/test_trec.py,
+# The measures the tests of ``rk.evaluate`` compute on every generated run (tests/test_evaluate.py,
 # tests/test_join.py).
 ALL_MEASURES = ["P@1", "P@5", "P@30", "R@3", "R@10", "AP", "AP@3", "AP@10", "RR", "RR@2",
                 "nDCG", "nDCG@1", "nDCG@5", "Rprec", "ERR", "ERR@3", "ERR@10"]
@@ -222,3 +223,49 @@ def reader(request, monkeypatch):
     if request.param == "pandas":
         monkeypatch.setattr(_fast_read, "pa", None)
     return request.param
+
+
+# --- the registry, as the tests write it ---------------------------------------------------------
+
+# A valid value other than the default for each parameter a measure declares, as written in a
+# name. A new parameter needs one here (test_every_declared_parameter_has_an_example says so).
+EXAMPLES = {"judged_only": "True", "p": "0.5", "T": "2", "depth": "4"}
+
+
+def spellings(measure, cutoffs=(1, 3, 10)):
+    """The measure written without a cutoff (when it may be) and at ``cutoffs``, then with
+    each parameter set to its example (at the middle cutoff when the measure takes one)."""
+    at = [f"@{k}" for k in cutoffs]
+    written = [measure.name + cutoff for cutoff in
+               {"required": at, "optional": ["", *at], "none": [""]}[measure.cutoff]]
+    middle = "" if measure.cutoff == "none" else at[len(at) // 2]
+    written += [f"{measure.name}({p.name}={EXAMPLES[p.name]}){middle}"
+                for p in measure.parameters]
+    return written
+
+
+def registry_arguments(measure, rels, k=3) -> dict:
+    """The keyword arguments ``evaluate`` gives ``measure``'s per-list function for one query
+    ranked as ``rels``, at cutoff ``k`` (given as it is, a bad one too; none for Rprec, RBP...):
+    a pool of eight documents of each positive grade (up to 3, or 1 for the measures that read
+    grades as gains in [0, 1]), R = N = 10, ERR's g_max 3."""
+    from rankedu.trec.measures import QueryLists, parse
+
+    written = measure.name + ("@1" if measure.cutoff == "required" else "")
+    spec = replace(parse([written])[0], k=None if measure.cutoff == "none" else k)
+    pool = [1] * 8 if measure.unit_gains else [3] * 8 + [2] * 8 + [1] * 8
+    lists = QueryLists(rels=rels, pool=pool, n_relevant=10, n_nonrelevant=10, max_grade=3)
+    return spec._arguments(lists)
+
+
+def registry_calls():
+    """For every measure of the registry, ``call(module, rels, k)``: its per-list function (or,
+    with ``module=rk.explain``, its explainer) called with :func:`registry_arguments`."""
+    from rankedu.trec.measures import MEASURES
+
+    def caller(measure):
+        name = measure.function.__name__
+        return lambda module, rels, k=3: getattr(module, name)(
+            **registry_arguments(measure, rels, k))
+
+    return {measure.function.__name__: caller(measure) for measure in MEASURES.values()}

@@ -1,4 +1,4 @@
-"""Tests of rankedu/auc.py: the ROC curve, ROC AUC and GAUC.
+"""Tests of rankedu/metrics/auc.py: the ROC curve, ROC AUC and GAUC.
 
 Written from CONTRACT.md and the seed posts (002, 003), independently of the implementation:
 against the pair-by-pair definition in Fractions, scikit-learn and a brute-force per-group

@@ -1,4 +1,4 @@
-"""Tests of rankedu/auc_uncertainty.py: Hanley and McNeil's standard error and DeLong's test.
+"""Tests of rankedu/metrics/auc_uncertainty.py: Hanley and McNeil's standard error and DeLong's test.
 
 Independently of the implementation: against the formula in Fractions from the pair-by-pair
 AUC, an O(n^2) DeLong in plain Python, and seeded bootstraps.
@@ -13,7 +13,7 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 import rankedu as rk
-from rankedu.auc_uncertainty import delong_standard_error
+from rankedu.metrics.auc_uncertainty import delong_standard_error
 from test_auc import exact_auc, labelled_scores
 
 

@@ -1,4 +1,4 @@
-"""Tests of rankedu/average_precision.py: AP and MAP.
+"""Tests of rankedu/metrics/average_precision.py: AP and MAP.
 
 Written from CONTRACT.md and the seed posts, independently of the implementation.
 """

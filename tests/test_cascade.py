@@ -1,4 +1,4 @@
-"""Tests of rankedu/cascade.py: the cascade model, ERR and cascade_metric.
+"""Tests of rankedu/metrics/cascade.py: the cascade model, ERR and cascade_metric.
 
 Written from CONTRACT.md and the seed posts (000 and 002 state ERR), independently of the
 implementation.
@@ -226,14 +226,14 @@ def test_simulate_cascade_rejects_a_negative_number_of_users():
         rk.simulate_cascade([0.5], -1, seed=0)
 
 
-# --- rankedu.symbolic's exact cascade, against the numeric one ---
+# --- rankedu.teaching.symbolic's exact cascade, against the numeric one ---
 
 
 @given(st.lists(st.integers(0, 4), min_size=1, max_size=8))
 def test_symbolic_cascade_metric_equals_the_numeric_one_for_err_and_the_log_discount(rels):
     import sympy
 
-    from rankedu import symbolic as rs
+    from rankedu.teaching import symbolic as rs
 
     satisfied = [rs.satisfaction(g, 4) for g in rels]
     stops = [float(pp) for pp in rs.stop_probabilities(satisfied)]
@@ -248,7 +248,7 @@ def test_symbolic_cascade_metric_equals_the_numeric_one_for_err_and_the_log_disc
 def test_symbolic_stop_probabilities_with_stops_ignoring_the_documents_above_give_scaled_exponential_dcg():
     import sympy
 
-    from rankedu import symbolic as rs
+    from rankedu.teaching import symbolic as rs
 
     g = sympy.symbols("g1:5", nonnegative=True, integer=True)
     g_max = sympy.Symbol("g_max", positive=True, integer=True)

@@ -1,4 +1,4 @@
-"""Tests of rankedu/classification.py: confusion matrix and the ratios built on it.
+"""Tests of rankedu/metrics/classification.py: confusion matrix and the ratios built on it.
 
 Written from CONTRACT.md and the seed posts (000, 004), independently of the implementation.
 """

@@ -8,7 +8,7 @@ import pytest
 
 import rankedu as rk
 from rankedu.cli import main
-from rankedu.measures import MEASURES
+from rankedu.trec.measures import MEASURES
 
 QRELS = "q1 0 a 2\nq1 0 b 0\nq1 0 c 1\nq2 0 a 1\nq3 0 z 1\n"
 RUN = (

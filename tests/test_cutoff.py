@@ -1,7 +1,9 @@
-"""Tests of rankedu/cutoff.py: precision and recall at a cutoff, R-precision.
+"""Tests of rankedu/metrics/cutoff.py: precision and recall at a cutoff, R-precision.
 
 Written from CONTRACT.md and the seed posts, independently of the implementation.
 """
+
+import inspect
 
 import numpy as np
 import pytest
@@ -9,6 +11,8 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 import rankedu as rk
+from conftest import registry_calls
+from rankedu.trec.measures import MEASURES
 
 # Seed 000, query 1: relevant at ranks 1, 2, 4, 7 of four relevant documents.
 QUERY1 = (1, 1, 0, 1, 0, 0, 1)
@@ -306,14 +310,16 @@ def test_precision_recall_and_rprec_agree_with_trec_evals_test_outputs(trec_refe
 
 # --- a cutoff past the end of the list costs nothing (issue 16) --------------------------------
 
-# Each binary-relevance metric with a cutoff, as call(rels, k); padding a list with zeros to
-# length k is the definition "ranks past the end count as non-relevant" written out physically.
+# Each metric with a cutoff, as call(rels, k): every measure of the registry that takes a
+# cutoff and ranked grades (through its per-list function, as evaluate calls it), and the
+# per-list functions evaluate does not call. Padding a list with zeros to length k is the
+# definition "ranks past the end count as non-relevant" written out physically.
 PADDED_METRICS = {
-    "precision_at_k": lambda rels, k: rk.precision_at_k(rels, k),
-    "recall_at_k": lambda rels, k: rk.recall_at_k(rels, k, n_relevant=sum(g >= 1 for g in rels) + 2),
+    **{measure.function.__name__: (lambda call: lambda rels, k: call(rk, rels, k))(
+        registry_calls()[measure.function.__name__])
+       for measure in MEASURES.values()
+       if measure.cutoff != "none" and "rels" in inspect.signature(measure.function).parameters},
     "f_at_k": lambda rels, k: rk.f_at_k(rels, k, beta=2.0, n_relevant=sum(g >= 1 for g in rels) + 2),
-    "average_precision": lambda rels, k: rk.average_precision(rels, k),
-    "reciprocal_rank": lambda rels, k: rk.reciprocal_rank(rels, k),
     "mean_precision_at_ranks": lambda rels, k: rk.mean_precision_at_ranks(rels, k),
 }
 

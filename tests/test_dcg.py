@@ -1,4 +1,4 @@
-"""Tests of rankedu/dcg.py: cumulative gain, DCG, ideal DCG and NDCG.
+"""Tests of rankedu/metrics/dcg.py: cumulative gain, DCG, ideal DCG and NDCG.
 
 Written from CONTRACT.md and the seed posts, independently of the implementation.
 """

@@ -14,22 +14,22 @@ import pandas as pd
 import pytest
 
 import rankedu as rk
+from conftest import registry_arguments
+from rankedu.trec.measures import MEASURES
 
 SEED_RELS = [3, 2, 3, 0, 1, 2]
 SEED_POOL = [3, 2, 3, 0, 1, 2, 3, 0]
 
-# One call per contract metric: (name, positional args, keyword args).
+# One call per public metric: (name, positional args, keyword args). Every measure of the
+# registry is called as evaluate calls it (a measure added there is checked here at once); the
+# other metrics by hand.
 CALLS = [
-    ("precision_at_k", (SEED_RELS, 4), {}),
-    ("recall_at_k", (SEED_RELS, 4), {"n_relevant": 7}),
-    ("r_precision", (SEED_RELS,), {"n_relevant": 7}),
-    ("average_precision", ([1, 1, 0, 1, 0, 0, 1],), {"n_relevant": 4}),
-    ("reciprocal_rank", ([0, 0, 1, 1],), {}),
+    *((measure.function.__name__, (),
+       registry_arguments(measure, [1, 0, 1, 1, 0] if measure.unit_gains else SEED_RELS, 4))
+      for measure in MEASURES.values()),
     ("cumulative_gain", (SEED_RELS, 4), {}),
     ("dcg", (SEED_RELS, 6), {"gain": "exponential", "discount": "jarvelin"}),
     ("idcg", (SEED_POOL, 6), {}),
-    ("ndcg", (SEED_RELS, 6), {"pool": SEED_POOL}),
-    ("err", (SEED_RELS,), {"max_grade": 3}),
     ("cascade_metric", (SEED_RELS, lambda r: 1 / math.log2(r + 1)), {"max_grade": 3}),
     ("pair_ratio", ([4, 3, 2, 1], [4.0, 1.0, 3.0, 2.0]), {}),
     ("roc_auc", ([1, 0, 1, 0], [0.9, 0.9, 0.3, 0.1]), {}),
@@ -45,9 +45,23 @@ CALLS = [
     ("f_beta", ([1, 1, 1, 1, 0, 0, 0, 0, 0, 0], [1, 1, 1, 0, 1, 1, 0, 0, 0, 0]), {"beta": 2.0}),
     ("kendall_tau", ([4, 3, 2, 1], [4.0, 1.0, 3.0, 2.0]), {}),
     ("goodman_kruskal_gamma", ([4, 3, 3, 1], [4.0, 1.0, 3.0, 2.0]), {}),
+    ("f_at_k", (SEED_RELS, 4), {"beta": 0.5, "n_relevant": 7}),
+    ("interpolated_precision", ([1, 0, 1, 1, 0],), {"recall": 0.5, "n_relevant": 4}),
+    ("eleven_point_average_precision", ([1, 0, 1, 1, 0],), {"n_relevant": 4}),
+    ("mean_precision_at_ranks", ([1, 0, 1, 1, 0], 4), {}),
+    ("delong_standard_error", ([1, 0, 1, 0, 1, 0], [0.9, 0.9, 0.3, 0.1, 0.7, 0.4]), {}),
     ("auc_standard_error", ([1, 0, 1, 0, 1, 0], [0.9, 0.9, 0.3, 0.1, 0.7, 0.4]), {}),
 ]
 IDS = [name for name, _, _ in CALLS]
+# Explainers whose value is not a float, each checked in its module's tests.
+NOT_FLOAT = {"confusion_matrix": "a ConfusionMatrix", "click_probabilities": "an array",
+             "condensed_list": "an array", "delong_test": "a DeLongResult",
+             "holm": "an array", "paired_t_test": "a PairedTTestResult"}
+
+
+def test_every_explainer_is_called_here():
+    called = set(IDS) | set(NOT_FLOAT) | {"Explanation", "query"}
+    assert called == set(rk.explain.__all__)
 
 
 @pytest.mark.parametrize("name, args, kwargs", CALLS, ids=IDS)

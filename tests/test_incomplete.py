@@ -1,4 +1,4 @@
-"""Tests of rankedu/incomplete.py: bpref, condensed lists and Judged@k, per list and in
+"""Tests of rankedu/metrics/incomplete.py: bpref, condensed lists and Judged@k, per list and in
 ``evaluate`` (``Bpref``, ``Judged@k``, ``AP(judged_only=True)``, ``nDCG(judged_only=True)@k``),
 against trec_eval's test files, pytrec_eval (its bpref and its ``-J``) and brute force."""
 
@@ -11,7 +11,7 @@ from hypothesis import strategies as st
 
 import rankedu as rk
 from conftest import TREC_EVAL_DATA
-from rankedu.measures import QueryLists, parse
+from rankedu.trec.measures import QueryLists, parse
 
 
 # --- worked examples -----------------------------------------------------------------------------

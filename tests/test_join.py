@@ -1,4 +1,4 @@
-"""Tests of rankedu/_join.py: a run is ranked by score descending, ties by docno descending as
+"""Tests of rankedu/trec/join.py: a run is ranked by score descending, ties by docno descending as
 strings (trec_eval's order), whatever the order of its lines, in double precision unless told;
 each through ``evaluate``."""
 

@@ -1,4 +1,4 @@
-"""Tests of rankedu/logs.py: AUC, GAUC and nDCG over logs, on DuckDB and on Spark (local[2]).
+"""Tests of rankedu/logs/metrics.py: AUC, GAUC and nDCG over logs, on DuckDB and on Spark (local[2]).
 
 Both engines run the same SQL text; each is compared with the per-list functions
 (rk.roc_auc, rk.gauc, rk.ndcg) and with scikit-learn on generated logs full of tied scores,

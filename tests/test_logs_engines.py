@@ -1,4 +1,4 @@
-"""Tests of rankedu/_logs_engines.py: the engine is chosen by the type of ``data``, and a log
+"""Tests of rankedu/logs/engines.py: the engine is chosen by the type of ``data``, and a log
 the SQL cannot read (a column missing, missing or infinite values, labels other than 0 and 1,
 negative grades, strings, no row) is an error naming the argument, before the metric runs; each
 through the public functions of ``rankedu.logs``. Spark's errors are tested in test_logs.py,

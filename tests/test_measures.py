@@ -1,4 +1,4 @@
-"""Tests of rankedu/measures.py, the one declaration per measure, and of ``rk.explain.query``."""
+"""Tests of rankedu/trec/measures.py, the one declaration per measure, and of ``rk.explain.query``."""
 
 import importlib
 
@@ -7,7 +7,7 @@ import pytest
 
 import rankedu as rk
 from conftest import trec_ranking
-from rankedu.measures import MEASURES, QueryLists, parse
+from rankedu.trec.measures import MEASURES, QueryLists, parse
 from test_notebooks import toc_entries
 
 CONTRACT_NAMES = ["P@k", "R@k", "AP", "AP@k", "RR", "RR@k", "nDCG", "nDCG@k", "Rprec", "ERR@k"]
@@ -99,7 +99,7 @@ def test_parameters_are_parsed_by_their_declared_type(monkeypatch):
     # one on a copy of AP and check the ir_measures spelling reaches the kernel and reference.
     from dataclasses import replace
 
-    from rankedu.measures import Parameter
+    from rankedu.trec.measures import Parameter
 
     seen = []
 

@@ -1,4 +1,4 @@
-"""Tests of rankedu/multiple_comparisons.py: Holm's adjustment and the randomised Tukey HSD test,
+"""Tests of rankedu/stats/multiple_comparisons.py: Holm's adjustment and the randomised Tukey HSD test,
 each against an independent computation."""
 
 import itertools

@@ -1,4 +1,4 @@
-"""Tests of rankedu/pair_ratio.py: concordant over discordant pairs.
+"""Tests of rankedu/metrics/pair_ratio.py: concordant over discordant pairs.
 
 Written from CONTRACT.md and seed 003, independently of the implementation.
 """
@@ -12,7 +12,7 @@ from hypothesis import assume, given
 from hypothesis import strategies as st
 
 import rankedu as rk
-from rankedu.pair_ratio import MAX_LISTED, _inversions, _pair_counts
+from rankedu.metrics.pair_ratio import MAX_LISTED, _inversions, _pair_counts
 
 # Seed 003: the true order of documents 1, 3, 4, 6 and the model's order 1, 4, 6, 3. Encoded
 # as grades by true position (first in the true order gets the highest grade) and scores by

@@ -1,4 +1,4 @@
-"""Tests of rankedu/plotting.py: the figures draw the values rk computes, on labelled axes."""
+"""Tests of rankedu/teaching/plotting.py: the figures draw the values rk computes, on labelled axes."""
 
 import doctest
 import math
@@ -14,7 +14,7 @@ import numpy as np  # noqa: E402
 import pytest  # noqa: E402
 
 import rankedu as rk  # noqa: E402
-from rankedu import plotting  # noqa: E402
+from rankedu.teaching import plotting  # noqa: E402
 
 
 # The NDCG chapter's figures, each drawn with its defaults or a small example.

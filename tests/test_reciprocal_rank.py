@@ -1,4 +1,4 @@
-"""Tests of rankedu/reciprocal_rank.py: RR and MRR.
+"""Tests of rankedu/metrics/reciprocal_rank.py: RR and MRR.
 
 Written from CONTRACT.md and the seed posts, independently of the implementation.
 """

@@ -1,5 +1,5 @@
 """The common test of every measure ``rk.evaluate`` knows, parametrised over the registry
-(``rankedu.measures.MEASURES``) and not over a hand-written list: a measure added to the
+(``rankedu.trec.measures.MEASURES``) and not over a hand-written list: a measure added to the
 registry is under every test here at once.
 
 For every measure, written with and without its cutoff and with a non-default value of each
@@ -19,25 +19,12 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 import rankedu as rk
-from rankedu._join import _one_query
-from rankedu.measures import MEASURES, parse
+from rankedu.trec.join import _one_query
+from conftest import EXAMPLES, spellings
+from rankedu.trec.measures import MEASURES, parse
 
-# A valid value other than the default for each parameter a measure declares, as written in a
-# name. A new parameter needs one here (test_every_declared_parameter_has_an_example says so).
-EXAMPLES = {"judged_only": "True", "p": "0.5", "T": "2", "depth": "4"}
 # A wrongly typed value for each parameter type.
 BAD = {bool: "yes", float: "x", int: "1.5"}
-
-
-def spellings(measure):
-    """The measure written without a cutoff (when it may be) and at cutoffs 1, 3 and 10, then
-    with each parameter set to its example (at cutoff 3 when the measure takes a cutoff)."""
-    cutoffs = {"required": ["@1", "@3", "@10"], "optional": ["", "@1", "@3", "@10"],
-               "none": [""]}[measure.cutoff]
-    written = [measure.name + cutoff for cutoff in cutoffs]
-    at = "" if measure.cutoff == "none" else "@3"
-    written += [f"{measure.name}({p.name}={EXAMPLES[p.name]}){at}" for p in measure.parameters]
-    return written
 
 
 SPELLINGS = [written for measure in MEASURES.values() for written in spellings(measure)]

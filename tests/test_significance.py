@@ -1,4 +1,4 @@
-"""Tests of rankedu/significance.py: the randomisation test, the t-test and the bootstrap CI, each
+"""Tests of rankedu/stats/significance.py: the randomisation test, the t-test and the bootstrap CI, each
 against an independent computation."""
 
 import itertools
@@ -127,7 +127,7 @@ def test_paired_t_test_equals_scipy_ttest_rel(n):
 @settings(max_examples=60, deadline=None)
 @given(st.floats(min_value=1e-6, max_value=1e4), st.integers(min_value=1, max_value=400))
 def test_t_tail_matches_scipy_student_t(t, df):
-    from rankedu.significance import _student_t_two_sided
+    from rankedu.stats.significance import _student_t_two_sided
 
     expected = float(2 * stats.t.sf(t, df))
     assert _student_t_two_sided(t, df) == pytest.approx(expected, rel=1e-9, abs=1e-300)
@@ -135,7 +135,7 @@ def test_t_tail_matches_scipy_student_t(t, df):
 
 @pytest.mark.parametrize("t", [1e-9, 0.3, 1.0, 4.0, 250.0])
 def test_t_tail_matches_the_closed_forms_for_one_and_two_degrees_of_freedom(t):
-    from rankedu.significance import _student_t_two_sided
+    from rankedu.stats.significance import _student_t_two_sided
 
     assert _student_t_two_sided(t, 1) == pytest.approx(1 - 2 * math.atan(t) / math.pi, rel=1e-13)
     assert _student_t_two_sided(t, 2) == pytest.approx(1 - t / math.sqrt(2 + t * t), rel=1e-12)

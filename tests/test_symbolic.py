@@ -1,4 +1,4 @@
-"""Tests of rankedu/symbolic.py: the exact sympy DCG agrees with rk.dcg and proves what the book says."""
+"""Tests of rankedu/teaching/symbolic.py: the exact sympy DCG agrees with rk.dcg and proves what the book says."""
 
 import doctest
 import itertools
@@ -12,8 +12,9 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 import rankedu as rk
-from rankedu import symbolic, symbolic_auc
-from rankedu.symbolic import log2
+from rankedu.teaching import symbolic
+from rankedu.teaching import symbolic_auc
+from rankedu.teaching.symbolic import log2
 
 GAINS = ("linear", "exponential")
 DISCOUNTS = ("log2", "jarvelin")
@@ -182,7 +183,7 @@ def test_the_exact_roc_auc_functions_are_offered_here_as_the_chapters_call_them(
 
 def test_k_is_checked_by_the_same_rule_as_rk_dcg():
     # symbolic used to re-implement the check; both now raise the same error for the same k.
-    from rankedu._validation import NonIntegerCutoffError
+    from rankedu.core.validation import NonIntegerCutoffError
 
     for bad in (1.5, True, "2"):
         with pytest.raises(NonIntegerCutoffError):

@@ -1,4 +1,4 @@
-"""Tests of rankedu/symbolic_auc.py: the exact ROC AUC is one rational by both definitions and
+"""Tests of rankedu/teaching/symbolic_auc.py: the exact ROC AUC is one rational by both definitions and
 agrees with rk.roc_auc and rk.roc_curve."""
 
 import pytest
@@ -7,7 +7,7 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 import rankedu as rk
-from rankedu import symbolic_auc
+from rankedu.teaching import symbolic_auc
 
 labelled_scores = st.integers(2, 14).flatmap(
     lambda n: st.tuples(

@@ -4,7 +4,7 @@ decimals, on generated collections that hit its corner cases: tied scores broken
 lists shorter and longer than the cutoffs, unjudged documents retrieved, judged documents never
 retrieved, negative grades ("pooled but not judged"), queries with nothing relevant, queries
 the qrels judge but the run lacks (``-c``), relevance levels (``-l``) and condensed lists
-(``-J``). trec_eval's own test folder is compared in ``test_trec.py``; this file reaches the
+(``-J``). trec_eval's own test folder is compared in ``test_evaluate.py``; this file reaches the
 cases that folder does not hold.
 """
 

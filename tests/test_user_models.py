@@ -1,4 +1,4 @@
-"""Tests of rankedu/user_models.py: RBP, INST and the C/W/L machinery, against their closed
+"""Tests of rankedu/metrics/user_models.py: RBP, INST and the C/W/L machinery, against their closed
 forms, brute force, the other metrics of the book, and cwl-eval 1.0.12 itself."""
 
 import math
@@ -12,7 +12,7 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 import rankedu as rk
-from rankedu.user_models import cwl_weights
+from rankedu.metrics.user_models import cwl_weights
 
 gains_lists = st.lists(st.floats(0, 1), max_size=60)
 binary_lists = st.lists(st.integers(0, 1), max_size=60)

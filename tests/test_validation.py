@@ -7,12 +7,15 @@ grade above ``max_grade``, an unknown option, a single class, a label other than
 case runs against the function and against its ``rk.explain`` counterpart.
 """
 
+import inspect
 import math
 
 import numpy as np
 import pytest
 
 import rankedu as rk
+from conftest import registry_calls
+from rankedu.trec.measures import MEASURES
 
 VALUE = (ValueError,)
 EITHER = (ValueError, TypeError)
@@ -24,30 +27,27 @@ GROUPS = ["a", "a", "b", "b"]
 PHI = lambda r: 1 / r  # noqa: E731
 
 
-# Every metric that takes ranked grades, as call(module, rels).
+# Every metric that takes ranked grades, as call(module, rels): the registry's measures through
+# their per-list functions (a measure added to the registry is checked here at once), and the
+# per-list functions evaluate does not call.
+REGISTRY = {name: call for name, call in registry_calls().items()
+            if "rels" in inspect.signature(getattr(rk, name)).parameters}
 RELS_METRICS = {
-    "precision_at_k": lambda m, rels: m.precision_at_k(rels, 3),
-    "recall_at_k": lambda m, rels: m.recall_at_k(rels, 3),
-    "r_precision": lambda m, rels: m.r_precision(rels),
-    "average_precision": lambda m, rels: m.average_precision(rels),
-    "reciprocal_rank": lambda m, rels: m.reciprocal_rank(rels),
+    **{name: (lambda call: lambda m, rels: call(m, rels))(call) for name, call in REGISTRY.items()},
     "cumulative_gain": lambda m, rels: m.cumulative_gain(rels),
     "dcg": lambda m, rels: m.dcg(rels),
-    "ndcg": lambda m, rels: m.ndcg(rels),
-    "err": lambda m, rels: m.err(rels, max_grade=3),
     "cascade_metric": lambda m, rels: m.cascade_metric(rels, PHI, max_grade=3),
     "mean_average_precision": lambda m, rels: m.mean_average_precision([GOOD, rels]),
     "mean_reciprocal_rank": lambda m, rels: m.mean_reciprocal_rank([GOOD, rels]),
 }
 
 CUTOFF_METRICS = {
-    "precision_at_k": lambda m, k: m.precision_at_k(GOOD, k),
-    "recall_at_k": lambda m, k: m.recall_at_k(GOOD, k),
+    **{measure.function.__name__: (lambda call: lambda m, k: call(m, GOOD, k))(
+        registry_calls()[measure.function.__name__])
+       for measure in MEASURES.values() if measure.cutoff != "none"},
     "cumulative_gain": lambda m, k: m.cumulative_gain(GOOD, k),
     "dcg": lambda m, k: m.dcg(GOOD, k),
     "idcg": lambda m, k: m.idcg(GOOD, k),
-    "ndcg": lambda m, k: m.ndcg(GOOD, k),
-    "err": lambda m, k: m.err(GOOD, k, max_grade=3),
     "cascade_metric": lambda m, k: m.cascade_metric(GOOD, PHI, k, max_grade=3),
 }
 
@@ -338,8 +338,6 @@ def test_a_positive_threshold_still_works(threshold):
 BINARY_CUTOFF_METRICS = {
     **CUTOFF_METRICS,
     "f_at_k": lambda m, k: m.f_at_k(GOOD, k),
-    "average_precision": lambda m, k: m.average_precision(GOOD, k),
-    "reciprocal_rank": lambda m, k: m.reciprocal_rank(GOOD, k),
     "mean_precision_at_ranks": lambda m, k: m.mean_precision_at_ranks(GOOD, k),
 }
 
@@ -440,7 +438,7 @@ def test_an_n_relevant_beyond_int64_in_r_precision_raises_naming_n_relevant(modu
 
 @pytest.mark.parametrize("bad", [0, 1, -0.5, 1.5])
 def test_an_open_probability_refuses_0_1_and_beyond_naming_the_argument_and_why(bad):
-    from rankedu._validation import as_open_probability
+    from rankedu.core.validation import as_open_probability
 
     with pytest.raises(ValueError, match=r"^p must lie in \(0, 1\) \(reading on\), got "):
         as_open_probability(bad, "p", " (reading on)")
@@ -448,7 +446,7 @@ def test_an_open_probability_refuses_0_1_and_beyond_naming_the_argument_and_why(
 
 
 def test_gains_outside_0_1_raise_naming_the_argument_the_position_and_the_scale():
-    from rankedu._validation import as_gains
+    from rankedu.core.validation import as_gains
 
     with pytest.raises(ValueError, match=r"^rels must hold gains in \[0, 1\] \(as cwl-eval .* at position 1$"):
         as_gains([0.5, 2, 0], "rels")

@@ -1,0 +1,234 @@
+"""Ranking a run and joining it with its judgments: the flat arrays :func:`rankedu.evaluate` reads.
+
+The run's lines of the evaluated queries are put in rank order (query ascending, score
+descending, docno descending, docnos compared only among tied scores, as trec_eval's
+``comp_sim_docno`` does), each ranked document is looked up in the qrels, and the result is a
+:class:`rankedu.core.ranked.RankedRun` with each query's relevant count and ideal ranking. The
+conventions (negative grades, the threshold, the ideal DCG) are stated in :mod:`rankedu.trec.evaluate`.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import numpy as np
+import pandas as pd
+
+from rankedu.core.ranked import RankedRun, ranks_within
+from rankedu.core.validation import as_flag, as_max_grade, as_threshold, one_of
+from rankedu.trec import ties as _ties
+from rankedu.trec.load import _docno_order, _load_pair, _Table
+from rankedu.trec.measures import QueryLists
+
+#: ERR's top grade unless ``max_grade`` is given: gdeval's and ir_measures' default.
+DEFAULT_MAX_GRADE = 4
+
+
+@dataclass
+class _Permutation:
+    """How the run's lines are reordered into rank order: a whole gather (``full``), or for a
+    run already in order but for tied scores, only the tied positions (``new[at] = old[source]``,
+    within single queries); neither when nothing moves."""
+
+    full: np.ndarray | None = None
+    at: np.ndarray | None = None
+    source: np.ndarray | None = None
+
+    def apply(self, values: np.ndarray, *, within_queries: bool = False,
+              owned: bool = False) -> np.ndarray:
+        """``values`` in rank order (``within_queries``: values equal throughout each query, as
+        the query index is, which a patch of ties never changes; ``owned``: an array no one
+        else reads, patched in place)."""
+        if self.full is not None:
+            return values[self.full]
+        if self.at is None or within_queries:
+            return values
+        out = values if owned else values.copy()
+        out[self.at] = values[self.source]
+        return out
+
+
+def _rank_order(query: np.ndarray, score: np.ndarray, run: _Table,
+                rows: np.ndarray | None) -> tuple[_Permutation, np.ndarray | None]:
+    """The order (query ascending, score descending, docno descending) of the lines, and the
+    tie group of each line in that order (None when no two scores of a query tie).
+
+    ``rows`` are the lines of the run table (None: all of them). Docnos are compared as strings
+    only where two scores of one query tie, so a run naming a million different documents
+    costs no sort of a million strings. A run written query by query, best first (as most
+    are) is checked in one pass and not sorted at all.
+    """
+    n = len(query)
+    same_query = query[1:] == query[:-1]
+    in_order = bool(np.all(query[1:] >= query[:-1])) and bool(
+        np.all(~same_query | (score[1:] <= score[:-1]))
+    )
+    if in_order:  # most run files are already written query by query, best first
+        order, q, s = None, query, score
+    else:
+        order = np.lexsort((-score, query))
+        q, s = query[order], score[order]
+    tied = (q[1:] == q[:-1]) & (s[1:] == s[:-1])
+    if not tied.any():
+        return _Permutation(full=order), None
+    # Tie groups are numbered down the ranking (documents of one query with equal scores).
+    group = np.empty(n, dtype=np.int32 if n < 2**31 else np.int64)
+    group[0] = 0
+    np.cumsum(~tied, out=group[1:])
+    in_tie = np.zeros(n, dtype=bool)
+    in_tie[:-1] |= tied
+    in_tie[1:] |= tied
+    positions = np.flatnonzero(in_tie)
+    lines = positions if order is None else order[positions]
+    by_name = _docno_order(run.docnos(lines if rows is None else rows[lines]))
+    lines = lines[np.lexsort((-by_name, group[positions]))]
+    if order is None:
+        return _Permutation(at=positions, source=lines), group
+    order[positions] = lines
+    return _Permutation(full=order), group
+
+
+@dataclass
+class _Joined:
+    """The run of the evaluated queries, ranked and joined with the judgments."""
+
+    ranked: RankedRun
+    lines: np.ndarray | None  # the run table's position of each ranked document, if needed
+    grade: np.ndarray | None  # its qrels grade as written (0 when unjudged), if lines needed
+
+
+def _join(judged: _Table, run: _Table, queries: pd.Index, threshold: float, max_grade: float,
+          single_precision: bool, *, lines_needed: bool = False) -> _Joined:
+    """Rank the run's lines of ``queries`` and look up each document's judgment.
+
+    ``run.judgment`` is each run line's row of ``judged`` (``rankedu.trec.load._load_pair``).
+    ``lines``, the run table's position of each ranked document, is computed only when
+    ``lines_needed``.
+    """
+    n_queries = len(queries)
+    run_query = _renumber(run, queries)
+    kept = None if (run_query >= 0).all() else np.flatnonzero(run_query >= 0)
+    if kept is None:
+        query, judgment, score = run_query, run.judgment, run.values
+    else:
+        query, judgment, score = run_query[kept], run.judgment[kept], run.values[kept]
+    if as_flag(single_precision, "single_precision"):
+        score = score.astype(np.float32).astype(np.float64)
+    order, group = _rank_order(query, score, run, kept)
+    query = order.apply(query, within_queries=True)
+    lines = None
+    if lines_needed:
+        lines = order.apply(np.arange(len(run_query)) if kept is None else kept)
+
+    # The judgment of each retrieved document (a query the run and the qrels share).
+    found = judgment >= 0
+    grade = np.zeros(len(found))
+    grade[found] = judged.values[judgment[found]]
+    found, grade = order.apply(found, owned=True), order.apply(grade, owned=True)
+    relevant, is_judged = found & (grade >= threshold), found & (grade >= 0)
+    del found
+    # The grades as written only for a ranked list (they show negative grades); else in place.
+    gain = np.maximum(grade, 0.0, out=None if lines_needed else grade)
+    judged_query = _renumber(judged, queries)
+    usable = np.flatnonzero(judged_query >= 0)
+
+    # Per query, from the qrels: the relevant count and the ideal ranking of the positive grades.
+    qrels_query, qrels_grade = judged_query[usable], judged.values[usable]
+    n_relevant = np.bincount(qrels_query[qrels_grade >= threshold], minlength=n_queries)
+    nonrelevant = (qrels_grade >= 0) & (qrels_grade < threshold)
+    n_nonrelevant = np.bincount(qrels_query[nonrelevant], minlength=n_queries)
+    positive = qrels_grade > 0
+    ideal = np.lexsort((-qrels_grade[positive], qrels_query[positive]))
+    ideal_query = qrels_query[positive][ideal]
+    ranked = RankedRun(
+        n_queries=n_queries,
+        query=query,
+        rank=ranks_within(query),
+        gain=gain,
+        relevant=relevant,
+        judged=is_judged,
+        n_relevant=n_relevant,
+        n_nonrelevant=n_nonrelevant,
+        ideal_query=ideal_query,
+        ideal_rank=ranks_within(ideal_query),
+        ideal_gain=qrels_grade[positive][ideal],
+        max_grade=max_grade,
+        group=group,
+    )
+    return _Joined(ranked, lines, grade if lines_needed else None)
+
+
+def _renumber(table: _Table, queries: pd.Index) -> np.ndarray:
+    """Each line's index in ``queries`` (-1 for a query not evaluated); the table's own codes
+    when they already are (no copy)."""
+    index = queries.get_indexer(table.qids)
+    if len(index) == len(queries) and (index == np.arange(len(index))).all():
+        return table.qid_codes
+    return index[table.qid_codes]
+
+
+def _max_grade(judged: _Table, max_grade, specs) -> float:
+    """ERR's g_max (4 unless given), after the checks the measures ``specs`` ask of the qrels'
+    top grade. ERR reads every grade <= g_max. RBP and INST read a grade as a gain in [0, 1]
+    and, as cwl-eval does, check every grade of the qrels, retrieved or not, so that whether a
+    file is accepted does not depend on the run (a negative grade is gain 0, as trec_eval reads
+    it, where cwl-eval refuses it)."""
+    given = max_grade is not None
+    max_grade = as_max_grade(max_grade) if given else float(DEFAULT_MAX_GRADE)
+    if not len(judged.values):
+        return max_grade
+    row = int(np.argmax(judged.values))
+    top = float(judged.values[row])
+    if any(spec.measure.uses_max_grade for spec in specs) and top > max_grade:
+        default = "" if given else " (ERR's default, gdeval's and ir_measures')"
+        raise ValueError(
+            f"max_grade={max_grade:g}{default} is below the largest grade in the qrels "
+            f"({top:g}); pass max_grade= the top of the grading scale"
+        )
+    if any(spec.measure.unit_gains for spec in specs) and top > 1:
+        raise ValueError(
+            f"qrels: RBP and INST read a grade as a gain in [0, 1], as cwl-eval does (it checks "
+            f"every grade of the qrels); query {judged.qids[judged.qid_codes[row]]!r} judges "
+            f"{judged.docnos(np.array([row]))[0]!r} {top:g}: divide the grades by the top one")
+    return max_grade
+
+
+def _one_query(qrels, run, qid, *, threshold=1, max_grade=None, single_precision=False,
+               specs=(), ties="trec_eval"):
+    """One query ranked as ``evaluate`` ranks it, its ties in the ``ties`` order (one of
+    "trec_eval", "optimistic", "pessimistic"), the qrels checked for the measures ``specs``:
+    (its ranked-list frame, its per-list inputs, the joined arrays)."""
+    threshold = as_threshold(threshold)
+    one_of(ties, "ties", ("trec_eval", "optimistic", "pessimistic"))
+    judged, ranking = _load_pair(qrels, run)
+    max_grade = _max_grade(judged, max_grade, specs)
+    qid = str(qid)
+    for table, name in ((judged, "qrels"), (ranking, "run")):
+        # The two tables share one vocabulary of qids: look for the query's rows.
+        if qid not in table.qids or not (table.qid_codes == table.qids.get_loc(qid)).any():
+            raise ValueError(f"qid: query {qid!r} is not in the {name}")
+    joined = _join(judged, ranking, pd.Index([qid]), threshold, max_grade, single_precision,
+                   lines_needed=True)
+    lines, grade, ranked = joined.lines, joined.grade, joined.ranked
+    order = _ties.tie_order(ranked, ties)
+    if order is not None:
+        lines, grade = lines[order], grade[order]
+        ranked = _ties.reorder(ranked, ties)
+    if np.all(grade == np.round(grade)):
+        grade = grade.astype(np.int64)
+    frame = pd.DataFrame({
+        "rank": ranked.rank,
+        "docno": ranking.docnos(lines),
+        "score": ranking.values[lines],
+        # A negative grade is "pooled but not judged" (trec_eval), as Judged@k and Bpref read it.
+        "judged": ranked.judged,
+        "grade": grade,
+    })
+    frame["docno"] = frame["docno"].astype(str)
+    pool = judged.values[judged.qid_codes == judged.qids.get_loc(qid)]
+    frame.attrs["pool"] = [int(g) if g == round(g) else float(g) for g in pool.tolist()]
+    lists = QueryLists(rels=ranked.gain, pool=np.maximum(pool, 0.0),
+                       n_relevant=int(ranked.n_relevant[0]), threshold=threshold,
+                       max_grade=max_grade, judged=ranked.judged,
+                       n_nonrelevant=int(ranked.n_nonrelevant[0]))
+    return frame, lists, ranked

@@ -1,0 +1,92 @@
+"""Tests of rankedu/trec/load.py: the shared query ids and the links of a pair of inputs, and
+the docno order (how files are read is tested through read_run and read_qrels in
+test_files.py)."""
+
+import numpy as np
+import pandas as pd
+import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+from rankedu.trec import link as _link
+from rankedu.trec.load import _docno_order, _load_pair
+
+# Every test runs on both readers (conftest's ``reader``): pyarrow's and pandas alone.
+pytestmark = pytest.mark.usefixtures("reader")
+
+
+def test_qrels_and_run_cannot_both_come_from_standard_input():
+    with pytest.raises(ValueError, match="standard input"):
+        _load_pair("-", "-")
+
+
+def test_a_pair_shares_its_query_ids_and_links_each_run_line_to_its_judgment(trec_case):
+    judged, ranking = _load_pair(trec_case.qrels, trec_case.run)
+    assert judged.qids is ranking.qids
+    assert list(judged.qids) == sorted(trec_case.qrels)
+    every = np.arange(len(judged.values))
+    judged_pairs = list(zip(judged.qids[judged.qid_codes], judged.docnos(every)))
+    assert set(judged_pairs) == {(q, d) for q, docs in trec_case.qrels.items() for d in docs}
+    lines = np.arange(len(ranking.values))
+    run_pairs = list(zip(ranking.qids[ranking.qid_codes], ranking.docnos(lines)))
+    assert dict(zip(run_pairs, ranking.values)) == {
+        (q, d): s for q, docs in trec_case.run.items() for d, s in docs.items()}
+    # Each run line's judgment is the qrels row of the same query and docno, -1 when none.
+    row_of = {pair: row for row, pair in enumerate(judged_pairs)}
+    assert ranking.judgment.tolist() == [row_of.get(pair, -1) for pair in run_pairs]
+
+
+@given(st.lists(st.text(alphabet="ab9Zé文-_.", min_size=1, max_size=4), max_size=40))
+def test_docno_order_ranks_docnos_in_string_order(names):
+    order = _docno_order(np.array(names, dtype=object))
+    assert order.dtype == np.int64 and order.shape == (len(names),)
+    # trec_eval compares with strcmp, byte by byte: that is the order of the UTF-8 bytes.
+    for i in range(len(names)):
+        for j in range(len(names)):
+            a, b = names[i].encode("utf-8"), names[j].encode("utf-8")
+            assert (order[i] < order[j]) == (a < b) and (order[i] == order[j]) == (a == b)
+
+
+# Few names, so that lines repeat, and different docnos share a suffix print.
+PAIRS = st.tuples(st.sampled_from(["q1", "q2", "q10"]),
+                  st.sampled_from(["a", "b", "é", "d1", "d10", "clueweb09-en0000-00-00001",
+                                   "clueweb09-en0000-00-00002", "x-0123456789", "y-0123456789",
+                                   "z-0123456789"]))  # the last three: one length, one ending
+
+
+def constant_prints(monkeypatch):
+    """Every docno printed 0: every line of a query shares its key at both sorts, and the
+    docnos' exact classes decide."""
+    monkeypatch.setattr(_link.ArrowDocnos, "suffixes",
+                        lambda self: np.zeros(len(self.column), np.uint64))
+    monkeypatch.setattr(_link.CodedDocnos, "suffixes",
+                        lambda self: np.zeros(len(self.codes), np.uint64))
+    for docnos in (_link.ArrowDocnos, _link.CodedDocnos):
+        monkeypatch.setattr(docnos, "prints", lambda self, rows: np.zeros(len(rows), np.uint64))
+
+
+@pytest.mark.parametrize("prints", ["real", "constant"])
+@settings(max_examples=60, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@given(st.lists(PAIRS, min_size=1, max_size=12), st.lists(PAIRS, min_size=1, max_size=12))
+def test_links_and_repeats_are_found_as_a_dictionary_finds_them(tmp_path_factory, monkeypatch,
+                                                                 prints, qrels, run):
+    if prints == "constant":
+        constant_prints(monkeypatch)
+    folder = tmp_path_factory.mktemp("link")
+    (folder / "qrels").write_text("".join(f"{q} 0 {d} {i % 3}\n"
+                                          for i, (q, d) in enumerate(qrels)))
+    (folder / "run").write_text("".join(f"{q} Q0 {d} 1 {-i} t\n" for i, (q, d) in enumerate(run)))
+    # The reference: the first line of a file that repeats an earlier line of the same file.
+    for name, pairs in (("qrels", qrels), ("run", run)):
+        seen = set()
+        for line, pair in enumerate(pairs, start=1):
+            if pair in seen:
+                with pytest.raises(ValueError, match=(
+                        f"{name}', line {line}: document '{pair[1]}' is listed twice for "
+                        f"query '{pair[0]}'")):
+                    _load_pair(folder / "qrels", folder / "run")
+                return
+            seen.add(pair)
+    judged, ranking = _load_pair(folder / "qrels", folder / "run")
+    row_of = {pair: row for row, pair in enumerate(qrels)}
+    assert ranking.judgment.tolist() == [row_of.get(pair, -1) for pair in run]
