@@ -116,3 +116,37 @@ def test_reciprocal_rank_agrees_with_trec_evals_test_outputs(trec_reference, jud
 def test_rr_at_a_cutoff_past_the_end_is_rr_of_the_whole_list(k):
     assert rk.reciprocal_rank([0, 0, 1], k) == rk.reciprocal_rank([0, 0, 1]) == 1 / 3
     assert rk.reciprocal_rank([0, 0], k) == 0.0
+
+
+# --- Success@k ---------------------------------------------------------------------------------
+
+
+def test_success_at_k_is_one_when_a_relevant_document_is_in_the_top_k():
+    assert rk.success_at_k([0, 0, 1, 1], 3) == 1.0
+    assert rk.success_at_k([0, 0, 1, 1], 2) == 0.0
+    assert rk.success_at_k([0, 2, 0], 2, threshold=2) == 1.0
+    assert rk.success_at_k([0, 1, 0], 2, threshold=2) == 0.0
+    assert rk.success_at_k([], 5) == 0.0
+
+
+@given(graded, st.integers(1, 20), st.sampled_from([1, 2, 3]))
+def test_success_at_k_is_brute_force_any_and_rr_at_k_above_zero(rels, k, threshold):
+    expected = float(any(g >= threshold for g in rels[:k]))
+    assert rk.success_at_k(rels, k, threshold=threshold) == expected
+    assert expected == float(rk.reciprocal_rank(rels, k, threshold=threshold) > 0)
+
+
+def test_success_at_k_needs_a_cutoff():
+    with pytest.raises(TypeError, match="k must be an int >= 1"):
+        rk.success_at_k([1, 0], None)
+
+
+@pytest.mark.parametrize("judgments, threshold", [("test", 1), ("rel_level", 2)])
+def test_success_at_k_agrees_with_trec_evals_test_outputs(trec_reference, judgments, threshold):
+    compared = 0
+    for qid, rels, _, _, measures in trec_reference.queries(judgments, threshold):
+        for k in (1, 5, 10):
+            assert rk.success_at_k(rels, k, threshold=threshold) == measures[f"success_{k}"], (
+                qid, k)
+            compared += 1
+    assert compared == 9

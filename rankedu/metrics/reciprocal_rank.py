@@ -14,9 +14,9 @@ import numpy as np
 from rankedu.core.common import last, relevance_columns
 from rankedu.core.ranked import first_by_query
 from rankedu.core.steps import Steps, mean_over_queries
-from rankedu.core.validation import sequence_of
+from rankedu.core.validation import as_cutoff, sequence_of
 
-__all__ = ["mean_reciprocal_rank", "reciprocal_rank"]
+__all__ = ["mean_reciprocal_rank", "reciprocal_rank", "success_at_k"]
 
 
 def _reciprocal_rank_steps(rels, k=None, threshold=1) -> Steps:
@@ -85,6 +85,60 @@ def reciprocal_rank(rels, k=None, *, threshold=1) -> float:
     0.0
     """
     return _reciprocal_rank_steps(rels=rels, k=k, threshold=threshold).value
+
+
+def _success_at_k_steps(rels, k, threshold=1) -> Steps:
+    columns, _ = relevance_columns(rels, as_cutoff(k, allow_none=False), threshold)
+    columns = {name: column for name, column in columns.items() if name != "P@i"}
+    columns["Success@i"] = (columns["hits@i"] > 0).astype(float)
+    return Steps(last(columns["Success@i"]), {"Success": columns})
+
+
+def _success_at_k_by_query(ranked, k) -> np.ndarray:
+    """Success@k of every query at once: 1 when a relevant document is in its top k."""
+    return (_reciprocal_rank_by_query(ranked, k) > 0).astype(float)
+
+
+def success_at_k(rels, k, *, threshold=1) -> float:
+    r"""Success at k: 1 when a relevant document is in the top ``k``, else 0.
+
+    .. math:: \mathrm{Success@}k = [\exists\, i \le k : \mathrm{rel}_i \ge \text{threshold}]
+
+    The same as ``RR@k > 0``; recommender papers call it the hit rate (HR@k) under
+    leave-one-out. A cutoff past the end of the list looks at the whole list.
+
+    Parameters
+    ----------
+    rels : sequence of float
+        Grades of the retrieved documents in rank order, rank 1 first.
+    k : int >= 1
+        The number of top ranks looked at.
+    threshold : float > 0, default 1
+        A document is relevant when its grade is at least this (so a grade of 0 never is).
+
+    Returns
+    -------
+    float
+        1.0 or 0.0.
+
+    Notes
+    -----
+    The chapter :doc:`/book/reciprocal_rank` explains it (section "Success@k"); trec_eval
+    prints it as ``success_k``.
+
+    References
+    ----------
+    - ``trec_eval``: NIST. trec_eval 10.0, ``m_success.c``.
+
+    Examples
+    --------
+    >>> import rankedu as rk
+    >>> rk.success_at_k([0, 0, 1, 1], 3)
+    1.0
+    >>> rk.success_at_k([0, 0, 1, 1], 2)
+    0.0
+    """
+    return _success_at_k_steps(rels=rels, k=k, threshold=threshold).value
 
 
 def _mean_reciprocal_rank_steps(list_of_rels, threshold=1) -> Steps:
