@@ -7,12 +7,13 @@
 every query with ``-q``, then the mean over the queries (qid ``all``). ``explain`` ranks the
 query's documents as ``evaluate`` does and prints the book's table for each measure (through
 :func:`rankedu.explain.query`), ending in the value ``evaluate`` gives. The measures, their help
-and their conventions come from :data:`rankedu.trec.measures.MEASURES` and ``evaluate`` itself; this
-module re-derives none of them. Both exit with status 2 on bad input (a missing file, a
-malformed line, an unknown measure, a negative ``--digits`` or ``--top``, a missing option,
-nothing to evaluate), with one line on standard error, after any warning. ``-m`` may be given
-several times, as trec_eval's ``-m`` may: the measures add up. ``python -m rankedu`` is the same
-command.
+and their conventions come from :data:`rankedu.trec.measures.MEASURES` and ``evaluate``
+itself; this module re-derives none of them. Both exit with status 2 on bad input (a missing
+file, a malformed line, an unknown measure, a negative ``--digits`` or ``--top``, a missing
+option, nothing to evaluate), with one line on standard error, after any warning. ``-m`` may
+be given several times, as trec_eval's ``-m`` may: the measures add up; when ``-m`` comes just
+before the file names (``rankedu evaluate -m AP P@5 QRELS RUN``), its last values that are not
+measure names are the files. ``python -m rankedu`` is the same command.
 """
 
 from __future__ import annotations
@@ -24,7 +25,7 @@ import warnings
 
 from rankedu import explain as _explain
 from rankedu.trec.evaluate import DEFAULT_MAX_GRADE, MISSING, evaluate
-from rankedu.trec.measures import MEASURES
+from rankedu.trec.measures import MEASURES, parse
 from rankedu.trec.ties import TIES
 
 __all__ = ["main"]
@@ -65,14 +66,56 @@ class _Parser(argparse.ArgumentParser):
         self.exit(2, f"{self.prog}: error: {message} (see '{self.prog} --help')\n")
 
 
-def _parser() -> argparse.ArgumentParser:
+class _FirstTry(_Parser):
+    """A command's parser on the first reading: missing file names are a :class:`_Missing`,
+    so that ``main`` can look for them among the values of ``-m``."""
+
+    def error(self, message):
+        if message.startswith("the following arguments are required: "):
+            raise _Missing(message.split(": ", 1)[1].split(", "))
+        super().error(message)
+
+
+class _Missing(Exception):
+    """Positional arguments argparse found missing (their metavars)."""
+
+
+def _files_after_measures(argv: list[str], missing: list[str]) -> list[str]:
+    """``rankedu evaluate -m AP P@5 QRELS RUN``: argparse gives ``-m`` every value up to the
+    next option, so the files seem missing. Hand the last values of the last ``-m`` that are
+    not measure names (as many as are missing, at most) back as positional arguments."""
+    flags = [i for i, token in enumerate(argv) if token in ("-m", "--measures")]
+    if not flags:
+        return argv
+    start = end = flags[-1] + 1
+    while end < len(argv) and not (argv[end].startswith("-") and len(argv[end]) > 1):
+        end += 1
+    values = argv[start:end]
+    moved = 0
+    while moved < min(len(missing), len(values) - 1) and not _is_measure(values[-1 - moved]):
+        moved += 1
+    if moved == 0:
+        return argv
+    return [*argv[:end - moved], *argv[end:], "--", *argv[end - moved:end]]
+
+
+def _is_measure(token: str) -> bool:
+    try:
+        parse([token])
+    except ValueError:
+        return False
+    return True
+
+
+def _parser(command_parser=_Parser) -> argparse.ArgumentParser:
     parser = _Parser(
         prog="rankedu",
         description="Evaluate TREC runs with trec_eval's conventions, or explain one query's "
         "score step by step.",
         epilog="Measures (ir_measures names): " + _MEASURE_HELP + ".",
     )
-    commands = parser.add_subparsers(dest="command", required=True, metavar="COMMAND")
+    commands = parser.add_subparsers(dest="command", required=True, metavar="COMMAND",
+                                     parser_class=command_parser)
 
     def common(sub):
         sub.add_argument("qrels", metavar="QRELS",
@@ -194,8 +237,11 @@ def main(argv=None) -> int:
     P@1                   	all	0.0000
     0
     """
-    parser = _parser()
-    args = parser.parse_args(argv)
+    argv = sys.argv[1:] if argv is None else list(argv)
+    try:
+        args = _parser(_FirstTry).parse_args(argv)
+    except _Missing as missing:
+        args = _parser().parse_args(_files_after_measures(argv, missing.args[0]))
     status = 0
     with warnings.catch_warnings(record=True) as caught:
         warnings.simplefilter("always")

@@ -63,6 +63,42 @@ def test_a_repeated_m_adds_measures_as_trec_eval_does(files, capsys):
     assert out["AP", "q1"] == "0.2500" and out["P@1", "q1"] == "0.0000"
 
 
+@pytest.mark.parametrize("before", [
+    ["-m", "AP", "RR"], ["-q", "-m", "AP", "RR"], ["-m", "AP", "-m", "RR"],
+    ["--measures", "AP", "RR", "--digits", "4", "-m"],
+], ids=["m-first", "q-then-m", "m-twice", "m-last-empty"])
+def test_m_before_the_file_names_leaves_them_to_qrels_and_run(files, capsys, before):
+    # argparse gives -m every value up to the next option; the files are not measure names.
+    if before[-1] == "-m":  # "-m QRELS RUN": -m keeps one value, so RUN is all it gives back
+        with pytest.raises(SystemExit) as stop:
+            main(["evaluate", *before, *files])
+        assert stop.value.code == 2 and "required: RUN" in capsys.readouterr().err
+        return
+    assert main(["evaluate", *before, *files, "-q"]) == 0
+    after = capsys.readouterr().out
+    assert main(["evaluate", *files, *before, "-q"]) == 0
+    assert after == capsys.readouterr().out and "RR" in after and "AP" in after
+
+
+def test_m_before_one_file_name_says_which_is_missing(files, capsys):
+    with pytest.raises(SystemExit) as stop:
+        main(["evaluate", "-m", "AP", "RR", files[0]])
+    assert stop.value.code == 2
+    err = capsys.readouterr().err.splitlines()
+    assert err == ["rankedu evaluate: error: the following arguments are required: RUN "
+                   "(see 'rankedu evaluate --help')"]
+
+
+def test_explain_takes_its_query_after_m_and_the_files(files, capsys):
+    assert main(["explain", "-m", "RR", "P@1", *files, "q1"]) == 0
+    assert "query q1" in capsys.readouterr().out
+
+
+def test_an_unknown_measure_after_the_files_is_still_named(files, capsys):
+    assert main(["evaluate", *files, "-m", "AP", "Foo"]) == 2
+    assert "unknown measure 'Foo'" in capsys.readouterr().err
+
+
 def test_missing_error_stops_like_trec_eval_10_and_c_is_missing_zero(files, capsys):
     assert main(["evaluate", *files, "-m", "AP", "--missing", "error"]) == 2
     lines = capsys.readouterr().err.splitlines()

@@ -144,8 +144,8 @@ MEASURES: dict[str, Measure] = {m.name: m for m in [
     Measure("RR", "reciprocal rank of the first relevant document (in the top k; 0 when none)",
             "reciprocal_rank", "optional", _rr.reciprocal_rank, _k_only,
             _rr._reciprocal_rank_by_query, average=_ties.reciprocal_rank_average),
-    Measure("Success", "1 when a relevant document is in the top k, else 0 (trec_eval's success_k)",
-            "reciprocal_rank", "required", _rr.success_at_k, _k_only,
+    Measure("Success", "1 when a relevant document is in the top k, else 0 (trec_eval's "
+            "success_k)", "reciprocal_rank", "required", _rr.success_at_k, _k_only,
             _rr._success_at_k_by_query),
     Measure("nDCG", "DCG (of the top k) over the DCG of the ideal ranking of every judged "
             "document (cut at k)", "ndcg", "optional", _dcg.ndcg,
