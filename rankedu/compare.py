@@ -1,0 +1,317 @@
+"""``compare``: several runs on the same judgments, in one table of means, tests and markers.
+
+Every run is evaluated with :func:`rankedu.trec.evaluate.evaluate` on the queries the qrels
+judge, a query a run lacks scoring 0 on every measure (``missing="zero"``, trec_eval ``-c``), so
+that every run has a score on every query and the runs can be compared query by query. Each
+pair of runs is then tested on its per-query differences with a paired test of
+:mod:`rankedu.stats.significance`, the p-values of one measure are corrected together with
+Holm's step-down adjustment (:func:`rankedu.stats.multiple_comparisons.holm`), and each run is
+marked where the corrected p-value is below ``alpha``, as ranx's comparison table marks it.
+
+The chapter "Evaluating a run" (``book/evaluating_runs.ipynb``) discusses what such a table
+says and does not say.
+"""
+
+from __future__ import annotations
+
+import itertools
+import math
+import string
+from collections.abc import Mapping
+
+import numpy as np
+import pandas as pd
+
+from rankedu.core.validation import as_count, as_open_probability, one_of
+from rankedu.stats.multiple_comparisons import holm
+from rankedu.stats.significance import (MAX_EXACT_QUERIES, paired_randomization_test,
+                                        paired_t_test)
+from rankedu.trec.evaluate import evaluate
+from rankedu.trec.measures import parse
+
+__all__ = ["compare"]
+
+#: The tests ``compare`` knows; ``"bootstrap"`` is refused with the reason (see ``compare``).
+TESTS = ("t", "randomization", "bootstrap")
+#: The corrections for multiple comparisons ``compare`` knows.
+CORRECTIONS = ("holm", "none")
+#: Random sign flips of the randomisation test when it cannot enumerate them all.
+N_RESAMPLES = 10_000
+#: Without a baseline each run is named by a letter, so at most this many runs.
+MAX_LETTERED_RUNS = len(string.ascii_lowercase)
+
+
+def compare(qrels, runs, measures, *, baseline=None, test="t", correction="holm", alpha=0.05,
+            seed=0, ties="trec_eval", threshold=1) -> pd.DataFrame:
+    r"""Compare several runs on the same judgments: means, paired tests, effect sizes, markers.
+
+    Each run is evaluated with :func:`rankedu.evaluate` (``missing="zero"``), and for each
+    measure every compared pair (r, s) of runs is tested on the per-query differences
+    :math:`d_i = x_{r,i} - x_{s,i}` over the n judged queries. The effect size is Cohen's
+    :math:`d_z`, the mean difference over the standard deviation of the differences,
+
+    .. math::
+
+        d_z = \frac{\bar d}{s_d}, \qquad s_d^2 = \frac{1}{n - 1} \sum_i (d_i - \bar d)^2
+
+    which is ±inf when every difference is the same nonzero number, and 0.0 at 0/0 (two runs
+    with the same score on every query), the package's convention for a ratio over 0.
+
+    **Queries.** Every run is scored on every query the qrels judge; a judged query that a run
+    does not hold scores 0 on every measure for that run (trec_eval ``-c``), so that a run
+    cannot look better by leaving out its hard queries, and the paired tests see the same
+    queries for every run. Those queries are listed in ``attrs["scored_zero"]``. A query only
+    in a run is not evaluated, with :func:`rankedu.evaluate`'s ``QueryMismatchWarning``. Its
+    other warnings (``rk.TieWarning``) pass through too. At least 2 queries are needed.
+
+    **Tests.** ``test="t"`` is :func:`rankedu.paired_t_test` (two-sided; when every difference
+    is 0 its p-value is undefined and ``compare`` reports 1.0, the randomisation test's value
+    there). ``test="randomization"`` is :func:`rankedu.paired_randomization_test` (two-sided,
+    on the mean difference): exact over all :math:`2^n` sign flips for n <= 20 queries, so
+    ``seed`` does not matter there; above, 10,000 random sign flips drawn from ``seed``, the
+    same seed for every pair. ``test="bootstrap"`` is refused with a ValueError:
+    :func:`rankedu.bootstrap_ci` gives a confidence interval of the mean difference, not a
+    p-value, and a p-value is what Holm's correction and the markers need; call it on two
+    columns of :func:`rankedu.evaluate` for an interval.
+
+    **Correction.** With ``correction="holm"`` the p-values of *one measure* (all the pairs of
+    that measure, not those of the other measures) are adjusted together by
+    :func:`rankedu.holm`, and the table holds the adjusted p-values; ``"none"`` keeps each
+    test's own p-value.
+
+    **Markers.** With a ``baseline``, a run is marked ``"*"`` when its (corrected) p-value
+    against the baseline is below ``alpha``, whichever run is better (the sign of
+    ``<measure> d`` says which). Without one, the runs are lettered a, b, c... in the order of
+    ``runs`` (``attrs["letters"]``), and a run's marker lists the letters of the runs it is
+    significantly *better* than (corrected p < ``alpha`` and a positive mean difference), as
+    ranx prints them in superscript; here they are plain letters, e.g. ``"ac"``.
+
+    Parameters
+    ----------
+    qrels : path, pandas.DataFrame or dict
+        The judgments, in any form :func:`rankedu.evaluate` accepts.
+    runs : dict
+        ``{name: run}``, at least 2 runs, each in any form :func:`rankedu.evaluate` accepts
+        (a path, a frame, ``{qid: {docno: score}}``).
+    measures : list of str
+        Measure names as :func:`rankedu.evaluate` takes them (``"AP"``, ``"nDCG@10"``...).
+    baseline : key of ``runs``, optional
+        Compare every other run with this one; when None, compare every pair of runs.
+    test : {"t", "randomization", "bootstrap"}, default "t"
+        The paired test; ``"bootstrap"`` raises a ValueError (see above).
+    correction : {"holm", "none"}, default "holm"
+        Holm's adjustment over the p-values of each measure, or none.
+    alpha : float, default 0.05
+        The level the markers use, strictly between 0 and 1.
+    seed : int >= 0 or None, default 0
+        Seed of the randomisation test's random sign flips (more than 20 queries only).
+    ties : {"trec_eval", "average", "optimistic", "pessimistic"}, default "trec_eval"
+        How tied scores are ordered, as in :func:`rankedu.evaluate`.
+    threshold : float, default 1
+        A document is relevant when its grade is >= threshold, as in :func:`rankedu.evaluate`.
+
+    Returns
+    -------
+    pandas.DataFrame
+        One row per run, indexed by the run names in the order of ``runs`` (index name
+        ``run``). For each measure m, in the order given: ``m``, the mean over the queries
+        (float); then, with a baseline, ``m p`` (the corrected p-value against the baseline)
+        and ``m d`` (:math:`d_z` of run minus baseline), both of the nullable ``Float64`` dtype
+        with ``<NA>`` in the baseline's own row (a run is not tested against itself), and
+        ``m sig`` (``"*"`` or ``""``); without a baseline, ``m p vs s`` and ``m d vs s`` for
+        every run s (the row's run minus s; ``<NA>`` where the row is s), and ``m sig`` (the
+        letters). ``attrs`` holds ``"test"``, ``"correction"``, ``"alpha"``, ``"baseline"``,
+        ``"letters"`` (``{name: letter}``, empty with a baseline), ``"queries"`` (n),
+        ``"scored_zero"`` (``{name: judged queries the run lacks}``) and ``"note"``, a
+        sentence naming the test and the correction.
+
+    Raises
+    ------
+    ValueError
+        Naming the argument: an unknown ``test`` or ``correction``, ``test="bootstrap"``,
+        a ``baseline`` that is not a key of ``runs``, fewer than 2 runs (or more than 26
+        without a baseline, which the letters cannot name), ``alpha`` outside (0, 1), an
+        empty or unknown ``measures``, fewer than 2 judged queries; and whatever
+        :func:`rankedu.evaluate` raises on a bad input, option or file.
+    TypeError
+        When ``runs`` is not a dict, or ``alpha`` or ``seed`` is of the wrong type.
+
+    See Also
+    --------
+    rankedu.randomized_tukey_hsd : every pair of runs against one permutation distribution.
+
+    Notes
+    -----
+    The chapter :doc:`/book/evaluating_runs` explains the tests, Holm's correction and what a
+    marker does and does not say.
+
+    References
+    ----------
+    - ``smucker2007``: Smucker, M. D., Allan, J. and Carterette, B. (2007). A comparison of
+      statistical significance tests for information retrieval evaluation. CIKM 2007, 623-632.
+    - ``holm1979``: Holm, S. (1979). A simple sequentially rejective multiple test procedure.
+      Scandinavian Journal of Statistics, 6(2), 65-70.
+    - ``bassani2022``: Bassani, E. (2022). ranx: a blazing-fast Python library for ranking
+      evaluation and comparison. ECIR 2022, 259-264 (its comparison table and markers).
+
+    Examples
+    --------
+    >>> from rankedu.compare import compare
+    >>> qrels = {"q1": {"d1": 1, "d2": 1}, "q2": {"d3": 1}, "q3": {"d4": 1, "d5": 1},
+    ...          "q4": {"d6": 1}}
+    >>> runs = {
+    ...     "bm25": {"q1": {"d1": 2.0, "d9": 1.0}, "q2": {"d9": 2.0, "d3": 1.0},
+    ...              "q3": {"d9": 2.0, "d4": 1.0}, "q4": {"d9": 2.0, "d6": 1.0}},
+    ...     "dense": {"q1": {"d1": 2.0, "d2": 1.0}, "q2": {"d3": 2.0, "d9": 1.0},
+    ...               "q3": {"d4": 2.0, "d5": 1.0}, "q4": {"d6": 2.0, "d9": 1.0}},
+    ... }
+    >>> table = compare(qrels, runs, ["RR"], baseline="bm25", test="randomization")
+    >>> table.round(3)  # 4 queries, one tied: 4 of the 16 sign flips are as far from 0
+              RR  RR p  RR d RR sig
+    run
+    bm25   0.625  <NA>  <NA>
+    dense  1.000  0.25   1.5
+    >>> print(table.attrs["note"].replace(", ", ",\n"))
+    paired randomisation test (exact,
+    2^4 sign flips),
+    Holm-corrected over 1 comparison per measure,
+    alpha 0.05
+
+    Without a baseline, every pair is tested and the markers name the runs a run beats:
+
+    >>> runs["tuned"] = {qid: {"d9": 1.0} for qid in qrels}
+    >>> table = compare(qrels, runs, ["RR"], alpha=0.1)
+    >>> table[["RR", "RR sig"]].round(3)
+              RR RR sig
+    run
+    bm25   0.625      c
+    dense  1.000     ac
+    tuned  0.000
+    >>> table.attrs["letters"]
+    {'bm25': 'a', 'dense': 'b', 'tuned': 'c'}
+    """
+    if not isinstance(runs, Mapping):
+        raise TypeError(f"runs must be a dict {{name: run}}, got {type(runs).__name__}")
+    names = list(runs)
+    if len(names) < 2:
+        raise ValueError(f"runs must hold at least 2 runs to compare, got {len(names)}")
+    if baseline is not None:
+        one_of(baseline, "baseline", names)
+    elif len(names) > MAX_LETTERED_RUNS:
+        raise ValueError(f"runs: without a baseline the runs are lettered a to z, so at most "
+                         f"{MAX_LETTERED_RUNS} runs, got {len(names)}; name a baseline")
+    one_of(test, "test", TESTS)
+    if test == "bootstrap":
+        raise ValueError(
+            "test='bootstrap' gives no p-value: rankedu.bootstrap_ci returns a confidence "
+            "interval of the mean difference, while Holm's correction and the markers need "
+            "p-values; use test='t' or 'randomization', or call rk.bootstrap_ci on two columns "
+            "of rk.evaluate for an interval")
+    one_of(correction, "correction", CORRECTIONS)
+    alpha = as_open_probability(alpha, "alpha")
+    if seed is not None:
+        seed = as_count(seed, "seed")
+    if isinstance(measures, str):
+        measures = [measures]
+    columns = [spec.name for spec in parse(measures)]
+
+    scores = {name: evaluate(qrels, run, columns, threshold=threshold, missing="zero",
+                             ties=ties) for name, run in runs.items()}
+    n = len(scores[names[0]])
+    if n < 2:
+        raise ValueError(f"qrels must judge at least 2 queries to compare runs on, got {n}")
+
+    pairs = ([(name, baseline) for name in names if name != baseline] if baseline is not None
+             else list(itertools.combinations(names, 2)))
+    letters = {} if baseline is not None else dict(zip(names, string.ascii_lowercase))
+    table = pd.DataFrame(index=pd.Index(names, name="run"))
+    for measure in columns:
+        values = {name: scores[name][measure].to_numpy() for name in names}
+        table[measure] = [float(values[name].mean()) for name in names]
+        differences = [values[r] - values[s] for r, s in pairs]
+        p_values = [_p_value(values[r], values[s], d, test, seed)
+                    for (r, s), d in zip(pairs, differences)]
+        if correction == "holm":
+            p_values = [float(p) for p in holm(p_values)]
+        effects = [_effect_size(d) for d in differences]
+        if baseline is not None:
+            _baseline_columns(table, measure, pairs, p_values, effects, alpha)
+        else:
+            _pairwise_columns(table, measure, names, pairs, p_values, effects, differences,
+                              letters, alpha)
+
+    table.attrs.update({
+        "test": test,
+        "correction": correction,
+        "alpha": alpha,
+        "baseline": baseline,
+        "letters": letters,
+        "queries": n,
+        "scored_zero": {name: list(frame.attrs["only_in_qrels"])
+                        for name, frame in scores.items()},
+        "note": _note(test, correction, alpha, n, len(pairs), seed),
+    })
+    return table
+
+
+def _p_value(a: np.ndarray, b: np.ndarray, differences: np.ndarray, test: str, seed) -> float:
+    """The two-sided p-value of one pair; 1.0 for the t-test when every difference is 0."""
+    if test == "t":
+        if not differences.any():
+            return 1.0
+        return float(paired_t_test(a, b).p_value)
+    return float(paired_randomization_test(a, b, n_resamples=N_RESAMPLES, seed=seed).p_value)
+
+
+def _effect_size(differences: np.ndarray) -> float:
+    """Cohen's d_z: mean over standard deviation of the differences (±inf over 0, 0.0 at 0/0)."""
+    mean = float(differences.mean())
+    deviation = float(differences.std(ddof=1))
+    if deviation == 0:
+        return 0.0 if mean == 0 else math.copysign(math.inf, mean)
+    return mean / deviation
+
+
+def _baseline_columns(table, measure, pairs, p_values, effects, alpha) -> None:
+    by_run = {r: (p, d) for (r, _), p, d in zip(pairs, p_values, effects)}
+    table[f"{measure} p"] = pd.array([by_run.get(name, (None, None))[0] for name in table.index],
+                                     dtype="Float64")
+    table[f"{measure} d"] = pd.array([by_run.get(name, (None, None))[1] for name in table.index],
+                                     dtype="Float64")
+    table[f"{measure} sig"] = ["*" if name in by_run and by_run[name][0] < alpha else ""
+                               for name in table.index]
+
+
+def _pairwise_columns(table, measure, names, pairs, p_values, effects, differences, letters,
+                      alpha) -> None:
+    p = {}
+    d = {}
+    better = {}
+    for (r, s), p_value, effect, difference in zip(pairs, p_values, effects, differences):
+        p[r, s] = p[s, r] = p_value
+        d[r, s], d[s, r] = effect, -effect
+        mean = float(difference.mean())
+        if p_value < alpha and mean != 0:
+            better[(r, s) if mean > 0 else (s, r)] = True
+    for other in names:
+        table[f"{measure} p vs {other}"] = pd.array([p.get((name, other)) for name in names],
+                                                    dtype="Float64")
+    for other in names:
+        table[f"{measure} d vs {other}"] = pd.array([d.get((name, other)) for name in names],
+                                                    dtype="Float64")
+    table[f"{measure} sig"] = ["".join(letters[other] for other in names
+                                       if (name, other) in better) for name in names]
+
+
+def _note(test, correction, alpha, n, comparisons, seed) -> str:
+    if test == "t":
+        described = "paired t-test"
+    elif n <= MAX_EXACT_QUERIES:
+        described = f"paired randomisation test (exact, 2^{n} sign flips)"
+    else:
+        described = (f"paired randomisation test ({N_RESAMPLES:,} random sign flips, "
+                     f"seed {seed})")
+    counted = f"{comparisons} comparison{'' if comparisons == 1 else 's'} per measure"
+    corrected = (f"Holm-corrected over {counted}" if correction == "holm"
+                 else f"uncorrected ({counted})")
+    return f"{described}, {corrected}, alpha {alpha:g}"
