@@ -14,6 +14,7 @@ at https://github.com/rankedu/rankedu.
 # without another edit); see CONTRIBUTING.md for the layout.
 from rankedu import datasets, explain
 from rankedu._public import public_modules as _public_modules
+from rankedu.comparison import *  # noqa: F403
 from rankedu.explain import Explanation
 from rankedu.metrics.auc import *  # noqa: F403
 from rankedu.metrics.auc_uncertainty import *  # noqa: F403

@@ -5,7 +5,7 @@ Every module of the packages below that declares ``__all__`` is public: its name
 ``rk.<name>``, each one with a ``_<name>_steps`` function is ``rk.explain.<name>``, and the API
 page (``book/api.md``) lists them. So a function added to a module's ``__all__`` needs no other
 edit; a new module needs one ``from ... import *`` line in ``rankedu/__init__.py`` (a test says
-so when it is missing).
+so when it is missing), and a public module outside these packages its name in :data:`MODULES`.
 """
 
 from __future__ import annotations
@@ -17,7 +17,7 @@ from types import ModuleType
 #: The packages whose modules are public, in the order of the book, and the public modules
 #: outside them.
 PACKAGES = ("rankedu.metrics", "rankedu.stats")
-MODULES = ("rankedu.trec.evaluate",)
+MODULES = ("rankedu.trec.evaluate", "rankedu.comparison")
 
 
 def public_modules() -> list[ModuleType]:

@@ -156,7 +156,7 @@ def compare(qrels, runs, measures, *, baseline=None, test="t", correction="holm"
 
     Examples
     --------
-    >>> from rankedu.compare import compare
+    >>> import rankedu as rk
     >>> qrels = {"q1": {"d1": 1, "d2": 1}, "q2": {"d3": 1}, "q3": {"d4": 1, "d5": 1},
     ...          "q4": {"d6": 1}}
     >>> runs = {
@@ -165,7 +165,7 @@ def compare(qrels, runs, measures, *, baseline=None, test="t", correction="holm"
     ...     "dense": {"q1": {"d1": 2.0, "d2": 1.0}, "q2": {"d3": 2.0, "d9": 1.0},
     ...               "q3": {"d4": 2.0, "d5": 1.0}, "q4": {"d6": 2.0, "d9": 1.0}},
     ... }
-    >>> table = compare(qrels, runs, ["RR"], baseline="bm25", test="randomization")
+    >>> table = rk.compare(qrels, runs, ["RR"], baseline="bm25", test="randomization")
     >>> table.round(3)  # 4 queries, one tied: 4 of the 16 sign flips are as far from 0
               RR  RR p  RR d RR sig
     run
@@ -180,7 +180,7 @@ def compare(qrels, runs, measures, *, baseline=None, test="t", correction="holm"
     Without a baseline, every pair is tested and the markers name the runs a run beats:
 
     >>> runs["tuned"] = {qid: {"d9": 1.0} for qid in qrels}
-    >>> table = compare(qrels, runs, ["RR"], alpha=0.1)
+    >>> table = rk.compare(qrels, runs, ["RR"], alpha=0.1)
     >>> table[["RR", "RR sig"]].round(3)
               RR RR sig
     run

@@ -1,4 +1,4 @@
-"""Tests of rankedu/compare.py: the table of means, paired tests and markers over several runs,
+"""Tests of rankedu/comparison.py: the table of means, paired tests and markers over several runs,
 each number checked against an independent computation (rk.evaluate's per-query values, scipy's
 t-test, a hand-written Holm, a randomisation test enumerated with itertools)."""
 
@@ -13,7 +13,7 @@ from hypothesis import strategies as st
 from scipy import stats
 
 import rankedu as rk
-from rankedu.compare import compare
+from rankedu.comparison import compare
 
 MEASURES = ["AP", "nDCG@5", "P@3"]
 
