@@ -66,79 +66,19 @@ def compare(qrels, runs, measures, *, baseline=None, test="t", correction="holm"
 
     **Tests.** ``test="t"`` is :func:`rankedu.paired_t_test` (two-sided; when every difference
     is 0 its p-value is undefined and ``compare`` reports 1.0, the randomisation test's value
-    there). ``test="randomization"`` is :func:`rankedu.paired_randomization_test` (two-sided,
-    on the mean difference): exact over all :math:`2^n` sign flips for n <= 20 queries, so
-    ``seed`` does not matter there; above, 10,000 random sign flips drawn from ``seed``, the
-    same seed for every pair. ``test="bootstrap"`` is refused with a ValueError:
-    :func:`rankedu.bootstrap_ci` gives a confidence interval of the mean difference, not a
-    p-value, and a p-value is what Holm's correction and the markers need; call it on two
-    columns of :func:`rankedu.evaluate` for an interval.
-
-    **Correction.** With ``correction="holm"`` the p-values of *one measure* (all the pairs of
-    that measure, not those of the other measures) are adjusted together by
-    :func:`rankedu.holm`, and the table holds the adjusted p-values; ``"none"`` keeps each
-    test's own p-value.
-
-    **Markers.** With a ``baseline``, a run is marked ``"*"`` when its (corrected) p-value
-    against the baseline is below ``alpha``, whichever run is better (the sign of
-    ``<measure> d`` says which). Without one, the runs are lettered a, b, c... in the order of
-    ``runs`` (``attrs["letters"]``), and a run's marker lists the letters of the runs it is
-    significantly *better* than (corrected p < ``alpha`` and a positive mean difference), as
-    ranx prints them in superscript; here they are plain letters, e.g. ``"ac"``.
-
-    Parameters
-    ----------
-    qrels : path, pandas.DataFrame or dict
-        The judgments, in any form :func:`rankedu.evaluate` accepts.
-    runs : dict
-        ``{name: run}``, at least 2 runs, each in any form :func:`rankedu.evaluate` accepts
-        (a path, a frame, ``{qid: {docno: score}}``).
-    measures : list of str
-        Measure names as :func:`rankedu.evaluate` takes them (``"AP"``, ``"nDCG@10"``...).
-    baseline : key of ``runs``, optional
-        Compare every other run with this one; when None, compare every pair of runs.
-    test : {"t", "randomization", "bootstrap"}, default "t"
-        The paired test; ``"bootstrap"`` raises a ValueError (see above).
-    correction : {"holm", "none"}, default "holm"
-        Holm's adjustment over the p-values of each measure, or none.
-    alpha : float, default 0.05
-        The level the markers use, strictly between 0 and 1.
-    seed : int >= 0 or None, default 0
-        Seed of the randomisation test's random sign flips (more than 20 queries only).
-    ties : {"trec_eval", "average", "optimistic", "pessimistic"}, default "trec_eval"
-        How tied scores are ordered, as in :func:`rankedu.evaluate`.
-    threshold : float, default 1
-        A document is relevant when its grade is >= threshold, as in :func:`rankedu.evaluate`.
-
-    Returns
-    -------
-    pandas.DataFrame
-        One row per run, indexed by the run names in the order of ``runs`` (index name
-        ``run``). For each measure m, in the order given: ``m``, the mean over the queries
-        (float); then, with a baseline, ``m p`` (the corrected p-value against the baseline)
-        and ``m d`` (:math:`d_z` of run minus baseline), both of the nullable ``Float64`` dtype
-        with ``<NA>`` in the baseline's own row (a run is not tested against itself), and
-        ``m sig`` (``"*"`` or ``""``); without a baseline, ``m p vs s`` and ``m d vs s`` for
-        every run s (the row's run minus s; ``<NA>`` where the row is s), and ``m sig`` (the
-        letters). ``attrs`` holds ``"test"``, ``"correction"``, ``"alpha"``, ``"baseline"``,
-        ``"letters"`` (``{name: letter}``, empty with a baseline), ``"queries"`` (n),
-        ``"scored_zero"`` (``{name: judged queries the run lacks}``) and ``"note"``, a
-        sentence naming the test and the correction.
-
-    Raises
-    ------
-    ValueError
-        Naming the argument: an unknown ``test`` or ``correction``, ``test="bootstrap"``,
-        a ``baseline`` that is not a key of ``runs``, fewer than 2 runs (or more than 26
-        without a baseline, which the letters cannot name), ``alpha`` outside (0, 1), an
-        empty or unknown ``measures``, fewer than 2 judged queries; and whatever
-        :func:`rankedu.evaluate` raises on a bad input, option or file.
-    TypeError
-        When ``runs`` is not a dict, or ``alpha`` or ``seed`` is of the wrong type.
+    there). ``test="randomization"`` is
+    :func:`rankedu.stats.significance.paired_randomization_test` (two-sided, on the mean
+    difference): exact over all :math:`2^n` sign flips for n <= 20 queries, so ``seed`` does
+    not matter there; above, 10,000 random sign flips drawn from ``seed``, the same seed for
+    every pair. ``test="bootstrap"`` is refused with a ValueError:
+    :func:`rankedu.stats.significance.bootstrap_ci` gives a confidence interval of the mean
+    difference, not a p-value, and a p-value is what Holm's correction and the markers need;
+    call it on two columns of :func:`rankedu.evaluate` for an interval.
 
     See Also
     --------
-    rankedu.randomized_tukey_hsd : every pair of runs against one permutation distribution.
+    rankedu.stats.multiple_comparisons.randomized_tukey_hsd : every pair of runs against one
+        permutation distribution.
 
     Notes
     -----
