@@ -8,6 +8,7 @@ fails here instead of becoming a cycle later.
 
 import ast
 import importlib
+import importlib.util
 import pkgutil
 from pathlib import Path
 
@@ -63,8 +64,7 @@ def imported(module: str) -> set[str]:
         elif isinstance(node, ast.ImportFrom) and node.module:
             for alias in node.names:
                 candidate = f"{node.module}.{alias.name}"
-                found.add(candidate if importlib.util.find_spec(node.module) and
-                          _is_module(candidate) else node.module)
+                found.add(candidate if _is_module(candidate) else node.module)
     return {name for name in found if name.split(".")[0] == "rankedu" and name != module}
 
 
