@@ -10,6 +10,7 @@ so when it is missing), and a public module outside these packages its name in :
 
 from __future__ import annotations
 
+import functools
 import pkgutil
 from importlib import import_module
 from types import ModuleType
@@ -20,13 +21,14 @@ PACKAGES = ("rankedu.metrics", "rankedu.stats")
 MODULES = ("rankedu.trec.evaluate", "rankedu.comparison")
 
 
-def public_modules() -> list[ModuleType]:
+@functools.cache
+def public_modules() -> tuple[ModuleType, ...]:
     """Every public module: those of :data:`PACKAGES` that declare ``__all__``, then
-    :data:`MODULES`."""
+    :data:`MODULES` (found once: ``rankedu`` and ``rankedu.explain`` both ask at import)."""
     found = []
     for package in PACKAGES:
         for info in pkgutil.iter_modules(import_module(package).__path__, f"{package}."):
             module = import_module(info.name)
             if hasattr(module, "__all__"):
                 found.append(module)
-    return found + [import_module(name) for name in MODULES]
+    return (*found, *(import_module(name) for name in MODULES))

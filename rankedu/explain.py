@@ -28,7 +28,7 @@ import html
 
 import pandas as pd
 
-from rankedu._public import public_modules
+from rankedu._public import public_modules as _public_modules
 from rankedu.core.steps import Steps, steps_of
 from rankedu.metrics import classification
 from rankedu.trec import ties as _ties
@@ -105,7 +105,7 @@ def _explainer(metric):
 def _explainers() -> dict:
     """One explainer per public function whose module computes it in ``_<name>_steps``."""
     found = {}
-    for module in public_modules():
+    for module in _public_modules():
         for name in module.__all__:
             if hasattr(module, f"_{name}_steps"):
                 found[name] = _explainer(getattr(module, name))

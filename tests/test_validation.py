@@ -30,7 +30,8 @@ PHI = lambda r: 1 / r  # noqa: E731
 # Every metric that takes ranked grades, as call(module, rels): the registry's measures through
 # their per-list functions (a measure added to the registry is checked here at once), and the
 # per-list functions evaluate does not call.
-REGISTRY = {name: call for name, call in registry_calls().items()
+REGISTRY_CALLS = registry_calls()
+REGISTRY = {name: call for name, call in REGISTRY_CALLS.items()
             if "rels" in inspect.signature(getattr(rk, name)).parameters}
 RELS_METRICS = {
     **{name: (lambda call: lambda m, rels: call(m, rels))(call) for name, call in REGISTRY.items()},
@@ -43,7 +44,7 @@ RELS_METRICS = {
 
 CUTOFF_METRICS = {
     **{measure.function.__name__: (lambda call: lambda m, k: call(m, GOOD, k))(
-        registry_calls()[measure.function.__name__])
+        REGISTRY_CALLS[measure.function.__name__])
        for measure in MEASURES.values() if measure.cutoff != "none"},
     "cumulative_gain": lambda m, k: m.cumulative_gain(GOOD, k),
     "dcg": lambda m, k: m.dcg(GOOD, k),
