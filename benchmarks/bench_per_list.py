@@ -71,7 +71,7 @@ def _registry_calls(d: dict) -> dict:
     calls = {}
     for measure in MEASURES.values():
         spec = parse([measure.name + ("@10" if measure.cutoff == "required" else "")])[0]
-        arguments = spec._arguments(unit if measure.unit_gains else lists)
+        arguments = spec.arguments(unit if measure.unit_gains else lists)
         calls[measure.function.__name__] = (
             lambda name, arguments: lambda m: getattr(m, name)(**arguments)
         )(measure.function.__name__, arguments)

@@ -255,7 +255,7 @@ def registry_arguments(measure, rels, k=3) -> dict:
     spec = replace(parse([written])[0], k=None if measure.cutoff == "none" else k)
     pool = [1] * 8 if measure.unit_gains else [3] * 8 + [2] * 8 + [1] * 8
     lists = QueryLists(rels=rels, pool=pool, n_relevant=10, n_nonrelevant=10, max_grade=3)
-    return spec._arguments(lists)
+    return spec.arguments(lists)
 
 
 def registry_calls():

@@ -206,7 +206,9 @@ class ParsedMeasure:
         params = dict(self.params)
         return params.pop("judged_only", False), params
 
-    def _arguments(self, lists: QueryLists) -> dict:
+    def arguments(self, lists: QueryLists) -> dict:
+        """The keyword arguments of the per-list function for one query: what ``evaluate``'s
+        per-list reference, ``rk.explain.query``, the tests and the benchmark call it with."""
         judged_only, params = self._measure_params()
         if judged_only:
             condensed = _incomplete.condensed_list(lists.rels, lists.judged)
@@ -215,12 +217,12 @@ class ParsedMeasure:
 
     def reference(self, lists: QueryLists) -> float:
         """The per-list function's value for one query."""
-        return self.measure.function(**self._arguments(lists))
+        return self.measure.function(**self.arguments(lists))
 
     def steps(self, lists: QueryLists) -> Steps:
         """The per-list function's steps (the tables ``rankedu.explain`` shows) for one query;
         with ``judged_only``, the condensed list's table is added after the measure's."""
-        steps = steps_of(self.measure.function, **self._arguments(lists))
+        steps = steps_of(self.measure.function, **self.arguments(lists))
         if self._measure_params()[0]:
             condensing = steps_of(_incomplete.condensed_list, lists.rels, lists.judged)
             steps = Steps(steps.value, {**steps.tables, **condensing.tables})
