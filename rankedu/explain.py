@@ -30,7 +30,7 @@ import pandas as pd
 
 from rankedu._public import public_modules as _public_modules
 from rankedu.core.steps import Steps, steps_of
-from rankedu.metrics import classification
+from rankedu.metrics import classification as _classification
 from rankedu.trec import ties as _ties
 from rankedu.trec.join import _one_query
 from rankedu.trec.measures import parse
@@ -130,7 +130,7 @@ def confusion_matrix(y_true, y_pred) -> Explanation:
     target P          1          1
     target N          1          2
     """
-    counts = classification.confusion_matrix(y_true, y_pred)
+    counts = _classification.confusion_matrix(y_true, y_pred)
     table = pd.DataFrame(
         {"predict P": [counts.tp, counts.fp], "predict N": [counts.fn, counts.tn]},
         index=["target P", "target N"],

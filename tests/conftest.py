@@ -78,8 +78,9 @@ SMALL_LOG = pd.DataFrame({"user": [1, 1, 2, 2], "clicked": [1, 0, 1, 0],
                           "score": [0.3, 0.1, 0.2, 0.4], "grade": [2, 0, 1, 0]})
 
 
-# The measures the tests of ``rk.evaluate`` compute on every generated run (tests/test_evaluate.py,
-# tests/test_join.py).
+# Graded measures that tests/test_evaluate.py checks against its own ranking of every generated
+# run and tests/test_join.py against a shuffled run: a sample; every measure of the registry is
+# under tests/test_registry.py, test_ties.py, test_validation.py and test_explain.py.
 ALL_MEASURES = ["P@1", "P@5", "P@30", "R@3", "R@10", "AP", "AP@3", "AP@10", "RR", "RR@2",
                 "nDCG", "nDCG@1", "nDCG@5", "Rprec", "ERR", "ERR@3", "ERR@10"]
 
