@@ -22,7 +22,18 @@ from docutils.statemachine import StringList
 from sphinx.util.docutils import SphinxDirective
 
 
-class RankeduNames(SphinxDirective):
+class _RstDirective(SphinxDirective):
+    """A directive that writes reStructuredText lines and has them parsed in place."""
+
+    def parse(self, lines):
+        container = nodes.section()
+        container.document = self.state.document
+        self.state.nested_parse(StringList(lines, source=self.get_source_info()[0]),
+                                self.content_offset, container)
+        return container.children
+
+
+class RankeduNames(_RstDirective):
     required_arguments = 1
 
     def run(self):
@@ -42,16 +53,8 @@ class RankeduNames(SphinxDirective):
             lines += [""]
         return self.parse(lines)
 
-    def parse(self, lines):
-        container = nodes.section()
-        container.document = self.state.document
-        self.state.nested_parse(StringList(lines, source=self.get_source_info()[0]),
-                                self.content_offset, container)
-        return container.children
 
-
-class RankeduMeasures(RankeduNames):
-    required_arguments = 0
+class RankeduMeasures(_RstDirective):
 
     def run(self):
         from rankedu.trec.measures import MEASURES
