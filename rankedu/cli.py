@@ -24,7 +24,7 @@ import sys
 import warnings
 
 from rankedu import explain as _explain
-from rankedu.trec.evaluate import DEFAULT_MAX_GRADE, MISSING, evaluate
+from rankedu.trec.evaluate import DEFAULT_MAX_GRADE, MISSING, evaluate, summary
 from rankedu.trec.measures import MEASURES, parse
 from rankedu.trec.ties import TIES
 
@@ -179,8 +179,8 @@ def _print_table(result, per_query: bool, digits: int, out) -> None:
             for name, value in row.items():
                 print(f"{name:<{width}}\t{qid}\t{value:.{digits}f}", file=out)
     print(f"{'num_q':<{width}}\tall\t{len(result)}", file=out)
-    for name in result.columns:
-        print(f"{name:<{width}}\tall\t{float(result[name].mean()):.{digits}f}", file=out)
+    for name, value in summary(result).items():
+        print(f"{name:<{width}}\tall\t{value:.{digits}f}", file=out)
 
 
 def _run(args, out) -> None:

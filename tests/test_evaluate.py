@@ -390,3 +390,18 @@ def test_ranked_list_reads_a_negative_grade_as_pooled_but_not_judged_as_judged_a
     assert table["judged"].tolist() == [False, True, False]
     assert table["grade"].tolist() == [-1, 1, 0]
     assert rk.evaluate(qrels, run, ["Judged@3"])["Judged@3"].iloc[0] == table["judged"].mean()
+
+
+def test_summary_is_the_mean_of_each_measure_for_the_averaged_measures(trec_case):
+    result = rk.evaluate(trec_case.qrels, trec_case.run, ["AP", "P@5", "nDCG@10"])
+    assert rk.summary(result).to_dict() == {name: float(result[name].mean())
+                                           for name in result.columns}
+
+
+def test_summary_refuses_what_is_not_a_result():
+    with pytest.raises(TypeError, match="result must be a DataFrame"):
+        rk.summary({"AP": [0.5]})
+    with pytest.raises(ValueError, match="result holds no query"):
+        rk.summary(pd.DataFrame({"AP": []}))
+    with pytest.raises(ValueError, match="unknown measure 'score'"):
+        rk.summary(pd.DataFrame({"score": [0.5]}))

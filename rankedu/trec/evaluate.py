@@ -73,7 +73,7 @@ from rankedu.trec.load import _load_pair, _Table
 from rankedu.trec.measures import parse
 
 __all__ = ["QueryMismatchWarning", "TieInterval", "evaluate", "ranked_list", "read_qrels",
-           "read_run", "tie_interval"]
+           "read_run", "summary", "tie_interval"]
 
 
 #: What ``evaluate`` does with a judged query the run lacks: trec_eval 9.x's way, ``-c``'s,
@@ -226,6 +226,70 @@ def evaluate(qrels, run, measures, *, threshold=1, missing="skip", max_grade=Non
     if ties == "trec_eval":
         _warn_ties(specs, ranked, index)
     return result
+
+
+#: The floor trec_eval puts under a value before taking its logarithm in a geometric mean
+#: (``MIN_GEO_MEAN`` in ``m_gm_map.c``), so that one query scoring 0 does not make it 0.
+MIN_GEO_MEAN = 1e-5
+
+_SUMMARIES = {
+    "mean": np.mean,
+    "sum": np.sum,
+    "geometric": lambda values: np.exp(np.mean(np.log(np.maximum(values, MIN_GEO_MEAN)))),
+}
+
+
+def summary(result: pd.DataFrame) -> pd.Series:
+    """The ``all`` line of a result of :func:`evaluate`: each measure over its queries.
+
+    Most measures are averaged over the queries (the arithmetic mean); the counts
+    (``NumRet``, ...) are summed, and ``GMAP`` and ``GMBpref`` take the geometric mean with
+    every value first raised to at least ``MIN_GEO_MEAN`` = 1e-5, as trec_eval does. Which
+    applies is the measure's declaration's ``summary``.
+
+    Parameters
+    ----------
+    result : pandas.DataFrame
+        What :func:`evaluate` returned (its columns are measure names).
+
+    Returns
+    -------
+    pandas.Series
+        One float per measure, indexed by the column names.
+
+    Raises
+    ------
+    TypeError
+        When ``result`` is not a DataFrame.
+    ValueError
+        When a column is not a measure name, or ``result`` has no query.
+
+    Notes
+    -----
+    The chapter :doc:`/book/evaluating_runs` explains it.
+
+    References
+    ----------
+    - ``trec_eval``: Buckley, C. trec_eval, the TREC evaluation program, version 10.0.
+      National Institute of Standards and Technology (``meas_avg.c``, ``m_gm_map.c``).
+
+    Examples
+    --------
+    >>> import rankedu as rk
+    >>> qrels = {"q1": {"d1": 1}, "q2": {"d2": 1}}
+    >>> run = {"q1": {"d1": 0.9, "d3": 0.5}, "q2": {"d3": 0.9, "d2": 0.5}}
+    >>> result = rk.evaluate(qrels, run, ["AP", "P@2"])
+    >>> [float(v) for v in rk.summary(result)]
+    [0.75, 0.5]
+    """
+    if not isinstance(result, pd.DataFrame):
+        raise TypeError(f"result must be a DataFrame from rk.evaluate, got "
+                        f"{type(result).__name__}")
+    if not len(result):
+        raise ValueError("result holds no query: there is nothing to summarise")
+    specs = parse([str(name) for name in result.columns])
+    return pd.Series({spec.name: float(_SUMMARIES[spec.measure.summary](
+        result[spec.name].to_numpy(float))) for spec in specs}, dtype=float)
 
 
 def _prepare(qrels, run, measures, threshold, missing, max_grade, single_precision, ties):

@@ -95,6 +95,9 @@ class Measure:
     uses_max_grade: bool = False  # maps grades through ERR's R(g): every grade <= max_grade
     unit_gains: bool = False  # reads a grade as a gain in [0, 1] (cwl-eval): every grade <= 1
     average: Callable | None = None
+    # How the 'all' line summarises the queries' values (rankedu.summary): their "mean", their
+    # "sum" (counts: trec_eval's num_ret, ...), or their "geometric" mean (gm_map, gm_bpref).
+    summary: str = "mean"
 
     @property
     def usage(self) -> str:
