@@ -117,7 +117,7 @@ def test_evaluate_c_scores_missing_queries_zero_like_trec_eval_c(files, capsys):
     assert out["num_q", "all"] == "3"
     # No query is reported missing; the one warning says q2's tie decides its RR.
     assert captured.err.splitlines() == [line for line in captured.err.splitlines()
-                                         if "warning: ties:" in line and "'q2'" in line]
+                                         if "warning: --ties:" in line and "'q2'" in line]
     assert len(captured.err.splitlines()) == 1
 
 
@@ -162,9 +162,9 @@ def test_explain_of_a_query_not_in_the_run_exits_2(files, capsys):
 @pytest.mark.parametrize(
     ("argv", "message"),
     [
-        (["-m", "MAP"], "unknown measure 'MAP'"),
-        (["-m", "P"], "P needs a cutoff"),
-        (["-m", "AP", "-l", "0"], "threshold must be > 0"),
+        (["-m", "MAPP"], "unknown measure 'MAPP'; did you mean 'AP'?"),
+        (["-m", "R"], "R needs a cutoff"),
+        (["-m", "AP", "-l", "0"], "-l must be > 0"),
     ],
 )
 def test_bad_measures_or_options_exit_2_with_the_reason(files, capsys, argv, message):

@@ -355,7 +355,7 @@ def test_a_run_whose_queries_are_not_in_the_qrels_is_an_error(missing):
 
 # --- bad input ---------------------------------------------------------------------------------
 
-@pytest.mark.parametrize("measure", ["MAP", "P", "R", "P@0", "Rprec@5", "nDCG@x", "ndcg@10"])
+@pytest.mark.parametrize("measure", ["MAPP", "R", "P@0", "Rprec@5", "nDCG@x", "ndcg@10", "P.0"])
 def test_unknown_or_incomplete_measure_raises_naming_it(measure):
     with pytest.raises(ValueError, match="measures"):
         rk.evaluate({"q": {"a": 1}}, {"q": {"a": 1.0}}, [measure])

@@ -49,7 +49,10 @@ def test_names_parse_as_in_ir_measures(written, family, k):
 
 @pytest.mark.parametrize(
     ("written", "message"),
-    [("MAP", "unknown measure 'MAP'"), ("ndcg@10", "unknown measure"), ("P", "P needs a cutoff"),
+    [("MAPP", "unknown measure 'MAPP'; did you mean 'AP'?"),
+     ("ndcg@10", "unknown measure 'ndcg@10'; did you mean 'nDCG@10'?"),
+     ("R", "R needs a cutoff"), ("Foo", "unknown measure 'Foo' (known: P@k"),
+     ("nDCG@10(judged_only=False)", "parameters go before the cutoff, e.g. 'nDCG(...)@k'"),
      ("Rprec@5", "Rprec takes no cutoff"), ("P@0", "cutoff of 'P@0'"),
      ("P@x", "cutoff of 'P@x' must be an integer"), ("P@-1", "must be an integer"),
      ("AP(judged=True)", "AP has no parameter 'judged=True'"),
@@ -158,8 +161,8 @@ def test_explain_query_rejects_unknown_queries_and_measures():
         rk.explain.query({"q": {"a": 1}}, {"q": {"a": 1.0}}, "nope", "AP")
     with pytest.raises(ValueError, match="qid: query 'r' is not in the run"):
         rk.explain.query({"q": {"a": 1}, "r": {"a": 1}}, {"q": {"a": 1.0}}, "r", "AP")
-    with pytest.raises(ValueError, match="measures: unknown measure 'MAP'"):
-        rk.explain.query({"q": {"a": 1}}, {"q": {"a": 1.0}}, "q", "MAP")
+    with pytest.raises(ValueError, match="measures: unknown measure 'MAPP'"):
+        rk.explain.query({"q": {"a": 1}}, {"q": {"a": 1.0}}, "q", "MAPP")
     for measure in (5, ["AP", 5], {"AP"}):
         with pytest.raises(TypeError, match="^measure must be a measure name"):
             rk.explain.query({"q": {"a": 1}}, {"q": {"a": 1.0}}, "q", measure)

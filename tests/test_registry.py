@@ -22,6 +22,7 @@ import rankedu as rk
 from rankedu.trec.join import _one_query
 from conftest import EXAMPLES, spellings
 from rankedu.trec.measures import MEASURES, parse
+from rankedu.trec.names import FAMILIES
 
 # A wrongly typed value for each parameter type.
 BAD = {bool: "yes", float: "x", int: "1.5"}
@@ -123,7 +124,11 @@ def test_a_badly_written_parameter_or_cutoff_is_an_error_naming_it(measure):
         for cutoff in ("0", "x", "-1", str(2**63)):
             with pytest.raises(ValueError, match=f"the cutoff of '{measure.name}@"):
                 parse([f"{measure.name}@{cutoff}"])
-    if measure.cutoff == "required":
+    if measure.cutoff == "required" and measure.name in FAMILIES:
+        # The bare name is trec_eval's family (P): its default cutoffs.
+        assert [spec.k for spec in parse([measure.name])] == list(
+            FAMILIES[measure.name].defaults)
+    elif measure.cutoff == "required":
         with pytest.raises(ValueError, match=f"{measure.name} needs a cutoff"):
             parse([measure.name])
 

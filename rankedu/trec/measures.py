@@ -35,6 +35,7 @@ from rankedu.metrics import dcg as _dcg
 from rankedu.metrics import incomplete as _incomplete
 from rankedu.metrics import reciprocal_rank as _rr
 from rankedu.metrics import user_models as _user
+from rankedu.trec import names as _names
 from rankedu.trec import ties as _ties
 
 
@@ -119,6 +120,11 @@ def _all_judged(lists):
     return np.ones(len(lists.rels), bool) if lists.judged is None else lists.judged
 
 
+def _bpref_arguments(lists, k):
+    return {"rels": lists.rels, "judged": lists.judged, "n_relevant": lists.n_relevant,
+            "n_nonrelevant": lists.n_nonrelevant, "threshold": lists.threshold}
+
+
 def _k_and_denominator(lists, k):
     return {**_k_only(lists, k), "n_relevant": lists.n_relevant}
 
@@ -144,6 +150,10 @@ MEASURES: dict[str, Measure] = {m.name: m for m in [
             "divided by all the relevant judged", "average_precision", "optional",
             _ap.average_precision, _k_and_denominator, _ap._average_precision_by_query,
             parameters=(_JUDGED_ONLY,), average=_ties.average_precision_average),
+    Measure("GMAP", "AP per query, summarised over the queries by their geometric mean, each AP "
+            "first raised to at least 1e-5 (trec_eval's gm_map)", "average_precision", "none",
+            _ap.average_precision, _k_and_denominator, _ap._average_precision_by_query,
+            average=_ties.average_precision_average, summary="geometric"),
     Measure("RR", "reciprocal rank of the first relevant document (in the top k; 0 when none)",
             "reciprocal_rank", "optional", _rr.reciprocal_rank, _k_only,
             _rr._reciprocal_rank_by_query, average=_ties.reciprocal_rank_average),
@@ -180,12 +190,12 @@ MEASURES: dict[str, Measure] = {m.name: m for m in [
             unit_gains=True),
     Measure("Bpref", "bpref: each judged relevant document scores 1 - min(m, R) / min(N, R), m the "
             "judged non-relevant documents above it; the sum divided by R (unjudged skipped)",
-            "incomplete_judgments", "none", _incomplete.bpref,
-            lambda lists, k: {"rels": lists.rels, "judged": lists.judged,
-                              "n_relevant": lists.n_relevant,
-                              "n_nonrelevant": lists.n_nonrelevant,
-                              "threshold": lists.threshold},
+            "incomplete_judgments", "none", _incomplete.bpref, _bpref_arguments,
             _incomplete._bpref_by_query),
+    Measure("GMBpref", "bpref per query, summarised over the queries by their geometric mean, "
+            "each first raised to at least 1e-5 (trec_eval's gm_bpref)", "incomplete_judgments",
+            "none", _incomplete.bpref, _bpref_arguments, _incomplete._bpref_by_query,
+            summary="geometric"),
     Measure("Judged", "the share of the top min(k, retrieved) documents that were judged",
             "incomplete_judgments", "required", _incomplete.judged_at_k,
             lambda lists, k: {"judged": _all_judged(lists), "k": k},
@@ -203,6 +213,7 @@ class ParsedMeasure:
     measure: Measure
     k: int | None
     params: dict
+    trec_eval: str | None = None  # the trec_eval family it was written as (map, P, ...)
 
     def _measure_params(self) -> tuple[bool, dict]:
         """(judged_only, the parameters the measure's own functions take)."""
@@ -272,11 +283,16 @@ def _parse_value(text: str, parameter: Parameter, written: str):
 
 
 def _parse_one(written: str) -> ParsedMeasure:
-    match = _SPELLING.match(written)
+    match = _SPELLING.match(_names.canonical(written))
     measure = MEASURES.get(match.group(1)) if match else None
     if measure is None:
-        raise ValueError(f"measures: unknown measure {written!r}; known: "
-                         f"{'; '.join(m.usage for m in MEASURES.values())}")
+        hint = _names.suggestion(written, list(MEASURES))
+        raise ValueError(f"measures: unknown measure {written!r}{hint} (known: "
+                         f"{'; '.join(m.usage for m in MEASURES.values())}; and trec_eval's "
+                         f"names, e.g. map, P.5,10, ndcg_cut_10, all_trec)")
+    if match.group(3) is not None and "(" in match.group(3):
+        raise ValueError(f"measures: {written!r}: parameters go before the cutoff, e.g. "
+                         f"'{measure.name}(...)@k'")
     _, params_text, k = match.groups()
     if measure.cutoff == "required" and k is None:
         raise ValueError(f"measures: {measure.name} needs a cutoff, e.g. '{measure.name}@10'")
@@ -340,22 +356,60 @@ def parse(measures) -> list[ParsedMeasure]:
     >>> from rankedu.trec.measures import parse
     >>> [(m.measure.name, m.k) for m in parse(["P@5", "RR", "RR@10", "Rprec"])]
     [('P', 5), ('RR', None), ('RR', 10), ('Rprec', None)]
-    >>> parse(["P"])
+    >>> parse(["R"])
     Traceback (most recent call last):
         ...
-    ValueError: measures: P needs a cutoff, e.g. 'P@10'
+    ValueError: measures: R needs a cutoff, e.g. 'R@10'
+
+    trec_eval's names give columns named as trec_eval prints them, in its order, and
+    ir_measures' aliases are read as rankedu's names:
+
+    >>> [(m.name, m.measure.name, m.k) for m in parse(["P.10,5", "map", "NDCG@10"])]
+    [('map', 'AP', None), ('P_5', 'P', 5), ('P_10', 'P', 10), ('NDCG@10', 'nDCG', 10)]
     """
     if isinstance(measures, str):
         measures = [measures]
     if not hasattr(measures, "__iter__"):
         raise TypeError(f"measures must be a list of measure names, got {type(measures).__name__}")
-    parsed, seen = [], set()
+    parsed, trec_eval, seen = [], [], set()
     for written in measures:
         if not isinstance(written, str):
             raise TypeError(f"measures must hold strings, got {written!r}")
-        if written not in seen:
-            seen.add(written)
+        if written in seen:
+            continue
+        seen.add(written)
+        try:
             parsed.append(_parse_one(written))
+        except ValueError:
+            if _names.trec_eval_spellings([written]) is None:
+                raise
+            if not trec_eval:  # trec_eval's names take the place of the first of them
+                parsed.append(None)
+            trec_eval.append(written)
+    if trec_eval:
+        at = parsed.index(None)
+        parsed[at:at + 1] = _trec_eval_measures(trec_eval)
+        unique = {}
+        for spec in parsed:  # "AP" and "map" are two columns; "P@5" and "P.5" too
+            unique.setdefault(spec.name, spec)
+        parsed = list(unique.values())
     if not parsed:
         raise ValueError("measures must name at least one measure")
     return parsed
+
+
+def _trec_eval_measures(written: list[str]) -> list[ParsedMeasure]:
+    """trec_eval's names (``rankedu.trec.names``) as measures named as trec_eval prints them,
+    in its order; what only its layout prints (runid, num_q, relstring) is left to the
+    command when a set brought it, and refused when named."""
+    specs = []
+    for spelled in _names.trec_eval_spellings(written):
+        if spelled.rankedu is None:
+            if spelled.family in {name.partition(".")[0] for name in written}:
+                raise ValueError(f"measures: trec_eval's {spelled.family} is not a number per "
+                                 f"query: only the command's trec_eval layout prints it "
+                                 f"(rankedu evaluate --format trec_eval)")
+            continue
+        spec = _parse_one(spelled.rankedu)
+        specs.append(replace(spec, name=spelled.column, trec_eval=spelled.family))
+    return specs
