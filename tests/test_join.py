@@ -2,11 +2,15 @@
 strings (trec_eval's order), whatever the order of its lines, in double precision unless told;
 each through ``evaluate``."""
 
+import warnings
+
 import numpy as np
 import pandas as pd
+import pytest
 
 import rankedu as rk
 from conftest import ALL_MEASURES
+from rankedu.trec.join import _line_order
 
 
 def test_tied_scores_are_broken_by_docno_descending_as_strings():
@@ -62,3 +66,99 @@ def test_a_shuffled_run_file_with_ties_gives_the_same_values(tmp_path):
     b = rk.evaluate(qrels, shuffled, ALL_MEASURES)
     pd.testing.assert_frame_equal(a, b)
     assert len(a) == 30 and (a["AP"] > 0).any()
+
+
+# --- the fast path: a run grouped by query, in any order of the queries ---------------------
+
+def _grouped_run(seed=11, n_queries=25):
+    """Per query ``q0``, ``q1``, ... (numeric order: not the string order of the query codes):
+    its run lines best first, with tied scores and realistic docnos, and its judgments
+    (negative grades included); a few queries are only in the run or only in the qrels."""
+    rng = np.random.default_rng(seed)
+    blocks, judgments = [], []
+    for q in range(n_queries):
+        ids = rng.choice(10**7, size=40, replace=False)
+        scores = np.sort(rng.integers(0, 12, size=40))[::-1] / 4
+        blocks.append([f"q{q} Q0 clueweb09-en{d:08d} {r} {s} t\n"
+                       for r, (d, s) in enumerate(zip(ids, scores), start=1)])
+        if q % 7 != 3:  # q3, q10, q17, q24 have no judgment
+            judgments += [f"q{q} 0 clueweb09-en{d:08d} {rng.integers(-1, 4)}\n"
+                          for d in rng.choice(ids, size=15, replace=False)]
+    judgments.append("q999 0 clueweb09-en00000000 1\n")  # judged, never retrieved
+    return blocks, "".join(judgments)
+
+
+def _evaluations(qrels, run):
+    """Every result ``evaluate`` gives on the two files (values and query order), warnings
+    included, over the options that touch ranking, ties and the queries kept."""
+    results = []
+    for options in ({}, {"ties": "optimistic"}, {"ties": "pessimistic"},
+                    {"ties": "average", "measures": ["P@5", "AP", "nDCG@10", "RR"]},
+                    {"single_precision": True}, {"threshold": 2},
+                    {"missing": "zero"}):
+        options = dict(options)
+        measures = options.pop("measures", ALL_MEASURES + ["Bpref", "Judged@10"])
+        with warnings.catch_warnings(record=True) as caught:
+            warnings.simplefilter("always")
+            frame = rk.evaluate(qrels, run, measures, **options)
+        results.append((frame, [(w.category, str(w.message)) for w in caught]))
+    results.append(rk.tie_interval(qrels, run, ALL_MEASURES))
+    return results
+
+
+@pytest.mark.parametrize("arrangement", ["numeric", "reversed", "random", "split"])
+def test_a_run_grouped_by_query_in_any_order_equals_the_sorted_run(tmp_path, arrangement):
+    # The sorted run takes the path that sorts the lines (shuffled); every arrangement of the
+    # queries' blocks must give the same values, query order (strings) and warnings.
+    blocks, judgments = _grouped_run()
+    order = {"numeric": range(len(blocks)), "reversed": range(len(blocks))[::-1],
+             "random": np.random.default_rng(5).permutation(len(blocks)),
+             "split": range(len(blocks))}[arrangement]
+    lines = [line for i in order for line in blocks[i]]
+    if arrangement == "split":  # q2 in two stretches, its best ten lines after q20's
+        best = blocks[2][:10]
+        lines = [line for line in lines if line not in best]
+        at = lines.index(blocks[20][-1]) + 1
+        lines[at:at] = best
+    qrels, grouped, shuffled = tmp_path / "qrels", tmp_path / "grouped", tmp_path / "shuffled"
+    qrels.write_text(judgments)
+    grouped.write_text("".join(lines))
+    shuffled.write_text("".join(lines[i] for i in np.random.default_rng(2).permutation(
+        len(lines))))
+    expected = _evaluations(qrels, shuffled)
+    for got, want in zip(_evaluations(qrels, grouped), expected):
+        if isinstance(got, tuple) and isinstance(got[1], list):  # (frame, warnings)
+            pd.testing.assert_frame_equal(got[0], want[0])
+            assert got[1] == want[1]
+        else:
+            for a, b in zip(got, want):
+                pd.testing.assert_frame_equal(a, b)
+    frame = expected[0][0]
+    assert list(frame.index) == sorted(frame.index) and "q11" in frame.index
+    assert any(w[0] is rk.TieWarning for w in expected[0][1])
+
+
+@pytest.mark.parametrize("arrangement", ["numeric", "reversed", "random", "split"])
+def test_the_line_order_sorts_only_a_query_split_in_two_stretches(monkeypatch, arrangement):
+    # Query codes as the string order gives them: q0 -> 0, q1 -> 1, q10 -> 2, ...
+    names = sorted(f"q{q}" for q in range(12))
+    rng = np.random.default_rng(1)
+    blocks = [(np.full(n, names.index(f"q{q}"), dtype=np.int32),
+               np.sort(rng.integers(0, 5, size=n))[::-1].astype(float))
+              for q, n in enumerate(rng.integers(1, 9, size=12))]
+    order = {"numeric": range(12), "reversed": range(12)[::-1],
+             "random": rng.permutation(12), "split": [0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 3]}
+    picked = [blocks[i] for i in order[arrangement]]
+    query = np.concatenate([q for q, _ in picked])
+    score = np.concatenate([s for _, s in picked])
+    sorted_order = np.lexsort((-score, query))
+    if arrangement == "split":
+        assert np.array_equal(_line_order(query, score), sorted_order)
+        return
+
+    def no_sort(*args, **kwargs):
+        raise AssertionError("the lines were sorted")
+
+    monkeypatch.setattr(np, "lexsort", no_sort)
+    assert np.array_equal(_line_order(query, score), sorted_order)
+    assert _line_order(np.sort(query), score[np.argsort(query, kind="stable")]) is None

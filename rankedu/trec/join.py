@@ -4,7 +4,8 @@ The run's lines of the evaluated queries are put in rank order (query ascending,
 descending, docno descending, docnos compared only among tied scores, as trec_eval's
 ``comp_sim_docno`` does), each ranked document is looked up in the qrels, and the result is a
 :class:`rankedu.core.ranked.RankedRun` with each query's relevant count and ideal ranking. The
-conventions (negative grades, the threshold, the ideal DCG) are stated in :mod:`rankedu.trec.evaluate`.
+conventions (negative grades, the threshold, the ideal DCG) are stated in
+:mod:`rankedu.trec.evaluate`.
 """
 
 from __future__ import annotations
@@ -48,6 +49,31 @@ class _Permutation:
         return out
 
 
+def _line_order(query: np.ndarray, score: np.ndarray) -> np.ndarray | None:
+    """The stable permutation of the lines into query ascending, score descending (None when
+    they already are in that order).
+
+    Most run files list each query's lines together, best first, in some order of the queries
+    (``q0, q1, ..., q10``: not the string order the query codes follow). Such a file is checked
+    in one pass and its stretches of lines put in query order: no sort of the lines.
+    """
+    n = len(query)
+    first = np.empty(n, dtype=bool)  # the first line of each stretch of one query
+    first[:1] = True
+    np.not_equal(query[1:], query[:-1], out=first[1:])
+    if np.all(first[1:] | (score[1:] <= score[:-1])):  # each stretch best first
+        starts = np.flatnonzero(first)
+        heads = query[starts]
+        if np.all(heads[1:] > heads[:-1]):
+            return None
+        stretches = np.argsort(heads, kind="stable")
+        if np.all(np.diff(heads[stretches]) > 0):  # no query in two stretches
+            lengths = np.diff(starts, append=n)[stretches]
+            moved = starts[stretches] - (np.cumsum(lengths) - lengths)
+            return np.arange(n) + np.repeat(moved, lengths)
+    return np.lexsort((-score, query))
+
+
 def _rank_order(query: np.ndarray, score: np.ndarray, run: _Table,
                 rows: np.ndarray | None) -> tuple[_Permutation, np.ndarray | None]:
     """The order (query ascending, score descending, docno descending) of the lines, and the
@@ -55,19 +81,12 @@ def _rank_order(query: np.ndarray, score: np.ndarray, run: _Table,
 
     ``rows`` are the lines of the run table (None: all of them). Docnos are compared as strings
     only where two scores of one query tie, so a run naming a million different documents
-    costs no sort of a million strings. A run written query by query, best first (as most
-    are) is checked in one pass and not sorted at all.
+    costs no sort of a million strings, and a run written query by query, best first, is not
+    sorted at all (:func:`_line_order`).
     """
     n = len(query)
-    same_query = query[1:] == query[:-1]
-    in_order = bool(np.all(query[1:] >= query[:-1])) and bool(
-        np.all(~same_query | (score[1:] <= score[:-1]))
-    )
-    if in_order:  # most run files are already written query by query, best first
-        order, q, s = None, query, score
-    else:
-        order = np.lexsort((-score, query))
-        q, s = query[order], score[order]
+    order = _line_order(query, score)
+    q, s = (query, score) if order is None else (query[order], score[order])
     tied = (q[1:] == q[:-1]) & (s[1:] == s[:-1])
     if not tied.any():
         return _Permutation(full=order), None
