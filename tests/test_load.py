@@ -2,12 +2,16 @@
 the docno order (how files are read is tested through read_run and read_qrels in
 test_files.py)."""
 
+import gzip
+
 import numpy as np
 import pandas as pd
 import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
+import rankedu as rk
+from rankedu.trec import fast_read as _fast_read
 from rankedu.trec import link as _link
 from rankedu.trec.load import _docno_order, _load_pair
 
@@ -90,3 +94,26 @@ def test_links_and_repeats_are_found_as_a_dictionary_finds_them(tmp_path_factory
     judged, ranking = _load_pair(folder / "qrels", folder / "run")
     row_of = {pair: row for row, pair in enumerate(qrels)}
     assert ranking.judgment.tolist() == [row_of.get(pair, -1) for pair in run]
+
+
+def test_a_gzip_file_is_read_as_its_text_on_either_reader(tmp_path, reader):
+    # Single-spaced lines: with pyarrow, Arrow reads the compressed file itself.
+    qrels = "".join(f"q{q} 0 d{d} {(q + d) % 3}\n" for q in range(5) for d in range(20))
+    run = "".join(f"q{q} Q0 d{d} {d} {1 / (d + q + 1)!r} s\n" for q in range(5)
+                  for d in range(0, 30, 2))
+    for name, text in [("qrels", qrels), ("run", run)]:
+        (tmp_path / name).write_text(text)
+        (tmp_path / f"{name}.z").write_bytes(gzip.compress(text.encode()))
+    measures = ["AP", "nDCG@10", "P@5"]
+    plain = rk.evaluate(tmp_path / "qrels", tmp_path / "run", measures)
+    pd.testing.assert_frame_equal(rk.evaluate(tmp_path / "qrels.z", tmp_path / "run.z", measures),
+                                  plain)
+
+
+def test_arrow_decompresses_a_gzip_run_itself(tmp_path):
+    if not _fast_read.available():
+        pytest.skip("pyarrow is not installed")
+    path = tmp_path / "run.gz"
+    path.write_bytes(gzip.compress(b"q1 Q0 d1 1 0.5 s\nq1 Q0 d2 2 0.25 s\n"))
+    qid, docno, values = _fast_read.parse(str(path), rk.trec.lines.RUN_COLUMNS, "rank")
+    assert docno.to_pylist() == ["d1", "d2"] and values.tolist() == [0.5, 0.25]

@@ -18,7 +18,7 @@ import functools
 
 import numpy as np
 
-from rankedu.trec.lines import integer_values
+from rankedu.trec.lines import GZIP_MAGIC, integer_values
 
 try:
     import pyarrow as pa
@@ -36,19 +36,29 @@ def available() -> bool:
 def parse(data, columns: tuple[str, ...], integer_column: str):
     """``(qid, docno, values)`` of a TREC file, or None.
 
-    ``data`` is the text normalised (``rankedu.trec.load._normalise``), or the path of a regular file
-    that Arrow reads itself, block by block, so that the whole text is never in memory; what
-    normalising would change (a tab, a comment, a byte order mark) then makes this reader
-    decline. ``qid`` and ``docno`` are Arrow ChunkedArrays, ``values`` the float64 scores of a
-    run or grades of qrels. None when pyarrow is absent, the text is empty, or some line is not
-    in the plain form (module docstring).
+    ``data`` is the text normalised (``rankedu.trec.load._normalise``), or the path of a
+    regular file that Arrow reads itself, block by block (decompressing it when its first bytes
+    say gzip), so that the whole text is never in memory; what normalising would change (a tab,
+    a comment, a byte order mark) then makes this reader decline, and so does a NUL byte (the
+    exact reader says what such a file looks like). ``qid`` and ``docno`` are Arrow
+    ChunkedArrays, ``values`` the float64 scores of a run or grades of qrels. None when pyarrow
+    is absent, the text is empty, or some line is not in the plain form (module docstring).
     """
     if pa is None or not data:
         return None
-    if not isinstance(data, bytes):
+    if isinstance(data, bytes):
+        source = pa.BufferReader(data)
+    else:
+        # A gzip-compressed file (by its first bytes) is decompressed by Arrow as it reads.
         with open(data, "rb") as file:
-            if file.read(3) == b"\xef\xbb\xbf":  # a byte order mark: normalise the text first
-                return None
+            compression = "gzip" if file.read(2) == GZIP_MAGIC else None
+        try:
+            with pa.input_stream(data, compression=compression) as stream:
+                if stream.read(3) == b"\xef\xbb\xbf":  # a byte order mark: normalise first
+                    return None
+        except OSError:  # a damaged gzip stream: the exact reader says so
+            return None
+        source = pa.input_stream(data, compression=compression)
     # Every field is read as text but the score. (Arrow's int64 parser would take "0x1", which
     # is no integer to the exact reader.)
     types = {name: pa.string() for name in columns}
@@ -56,7 +66,7 @@ def parse(data, columns: tuple[str, ...], integer_column: str):
         types["score"] = pa.float64()
     try:
         table = pa_csv.read_csv(
-            pa.BufferReader(data) if isinstance(data, bytes) else pa.OSFile(data),
+            source,
             read_options=pa_csv.ReadOptions(column_names=list(columns), use_threads=True),
             parse_options=pa_csv.ParseOptions(
                 delimiter=" ", quote_char=False, double_quote=False, escape_char=False,
@@ -66,8 +76,10 @@ def parse(data, columns: tuple[str, ...], integer_column: str):
                 false_values=[], strings_can_be_null=False, quoted_strings_can_be_null=False),
             memory_pool=_pool(),
         )
-    except (pa.ArrowInvalid, pa.ArrowNotImplementedError):
+    except (pa.ArrowInvalid, pa.ArrowNotImplementedError, OSError):
         return None
+    finally:
+        source.close()
     if not table.num_rows:
         return None
     # One space between fields leaves no empty field; anything else (two spaces, a blank at
@@ -148,7 +160,7 @@ def string_codes(column) -> tuple[np.ndarray, np.ndarray]:
 
 def _plain(column, raw: bool, query: bool) -> bool:
     """Whether no string of an Arrow string column is empty, and, in a text not normalised
-    (``raw``), none holds a tab, \v or \f, nor (``query``) starts with ``#``: read chunk by
+    (``raw``), none holds a tab, \v, \f or NUL, nor (``query``) starts with ``#``: read chunk by
     chunk from its offsets and bytes."""
     for chunk in column.chunks:
         buffers = chunk.buffers()
@@ -160,7 +172,7 @@ def _plain(column, raw: bool, query: bool) -> bool:
         if raw:
             first, end = int(offsets[0]), int(offsets[-1])
             text = buffers[2].slice(first, end - first).to_pybytes()
-            if b"\t" in text or b"\v" in text or b"\f" in text:  # found as memchr finds
+            if any(blank in text for blank in (b"\t", b"\v", b"\f", b"\0")):  # memchr each
                 return False
             if query and 35 in np.frombuffer(text, np.uint8)[offsets[:-1] - first]:  # "#"
                 return False

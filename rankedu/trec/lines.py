@@ -2,10 +2,13 @@
 
 ``trec_files`` reads a file with a fast parser; only when that fails is the text scanned here
 line by line (:func:`raise_bad_line`), to name the culprit and say what is wrong with it.
+Before any of that, :func:`binary_problem` says in one line what a file that is not text
+looks like (compressed, binary, UTF-16), so that no error quotes kilobytes of its bytes.
 """
 
 from __future__ import annotations
 
+import codecs
 import math
 import re
 
@@ -30,6 +33,23 @@ _NOT_FINITE = re.compile(r"[+-]?(?:inf|infinity|nan)", re.IGNORECASE)
 # A line holding nothing but blanks, from the line ending before it (a literal first makes the
 # regex scan fast).
 _BLANK_LINE = re.compile(rb"\n *(?=\n)")
+
+#: The first bytes of gzip-compressed data (RFC 1952): the readers decompress such a file.
+GZIP_MAGIC = b"\x1f\x8b"
+# The first bytes of other formats a TREC file is sometimes mistaken for: what the file is.
+_FORMATS = {
+    b"BZh": "bzip2-compressed data (bunzip2 it first)",
+    b"\xfd7zXZ\x00": "xz-compressed data (unxz it first)",
+    b"\x28\xb5\x2f\xfd": "zstd-compressed data (unzstd it first)",
+    b"PK\x03\x04": "a zip archive (unzip it first)",
+    b"PAR1": "a Parquet file (write its rows as text lines first)",
+    b"\xff\xfe": "UTF-16 text (convert it to UTF-8 first)",
+    b"\xfe\xff": "UTF-16 text (convert it to UTF-8 first)",
+}
+# How much of the first line binary_problem decodes: enough for any line of a text file.
+_FIRST_LINE = 1 << 16
+# The most characters of a bad line that an error message quotes.
+_QUOTED = 200
 
 
 def integer(value: str) -> int | None:
@@ -68,6 +88,31 @@ def line_problem(fields: list[str], kind: str) -> str | None:
     return None
 
 
+def binary_problem(data: bytes) -> str | None:
+    """What a file's bytes look like when they are not text, in a few words (None for text):
+    a known format by its first bytes, a NUL byte anywhere (no text file holds one), or a first
+    line that is not UTF-8. gzip is not among them: the readers decompress it first."""
+    for magic, what in _FORMATS.items():
+        if data.startswith(magic):
+            return f"looks like {what}, not a TREC text file"
+    nul = data.find(b"\0")
+    if nul >= 0:
+        return f"holds a NUL byte (byte {nul + 1}): it looks like a binary file, not TREC text"
+    first = data[:_FIRST_LINE].split(b"\n", 1)[0]
+    try:  # not final: a character cut at _FIRST_LINE is not an error
+        codecs.getincrementaldecoder("utf-8")().decode(first, final=False)
+    except UnicodeDecodeError as error:
+        return (f"is not UTF-8 text: its first line holds byte {first[error.start]:#04x} at "
+                f"position {error.start + 1} (a binary file, or text in another encoding)")
+    return None
+
+
+def _quoted(line: bytes) -> str:
+    """A line for an error message: its repr, cut after _QUOTED characters."""
+    shown = repr(line[:_QUOTED])
+    return shown if len(line) <= _QUOTED else f"{shown} (the first {_QUOTED} bytes)"
+
+
 def raise_bad_line(data: bytes, kind: str, origin: str):
     """Scan the text line by line (only after the fast parser failed) and raise at the culprit."""
     for number, line in enumerate(data.splitlines(), start=1):
@@ -79,7 +124,7 @@ def raise_bad_line(data: bytes, kind: str, origin: str):
         except UnicodeDecodeError as error:
             raise ValueError(
                 f"{origin}, line {number}: not UTF-8 text (byte {line[error.start]:#04x} at "
-                f"position {error.start + 1} of the line): {line!r}"
+                f"position {error.start + 1} of the line): {_quoted(line)}"
             ) from None
         problem = line_problem([field.decode("utf-8") for field in fields], kind)
         if problem:

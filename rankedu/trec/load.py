@@ -13,11 +13,13 @@ from __future__ import annotations
 
 import codecs
 import csv
+import gzip
 import io
 import os
 import re
 import stat
 import sys
+import zlib
 from collections.abc import Mapping
 from dataclasses import dataclass
 
@@ -29,7 +31,8 @@ from rankedu.trec import fast_read as _fast_read
 from rankedu.core.validation import as_numbers
 from rankedu.trec import link as _link
 from rankedu.trec.lines import (
-    KINDS, integer_values, line_of_row, raise_bad_line, skipped_lines,
+    GZIP_MAGIC, KINDS, binary_problem, integer_values, line_of_row, raise_bad_line,
+    skipped_lines,
 )
 
 #: The name that reads standard input instead of a file (as trec_eval 10 accepts it).
@@ -81,12 +84,25 @@ class _Rows:
 
 
 def _read_bytes(path, kind: str) -> tuple[bytes, str]:
-    """The whole file (or standard input for ``"-"``), read once, and how messages name it."""
+    """The whole file (or standard input for ``"-"``), read once and decompressed if it is
+    gzip-compressed (by its first bytes, whatever its name), and how messages name it. Bytes
+    that are not text are a ValueError saying in one line what they look like."""
     if isinstance(path, str) and path == STDIN:
-        return sys.stdin.buffer.read(), f"{kind} file '-' (standard input)"
-    path = os.fspath(path)
-    with open(path, "rb") as file:
-        return file.read(), f"{kind} file {path!r}"
+        data, origin = sys.stdin.buffer.read(), f"{kind} file '-' (standard input)"
+    else:
+        path = os.fspath(path)
+        with open(path, "rb") as file:
+            data, origin = file.read(), f"{kind} file {path!r}"
+    if data.startswith(GZIP_MAGIC):
+        try:
+            data = gzip.decompress(data)
+        except (OSError, EOFError, zlib.error) as error:
+            raise ValueError(f"{origin} is gzip-compressed but does not decompress: "
+                             f"{error}") from None
+    problem = binary_problem(data)
+    if problem:
+        raise ValueError(f"{origin} {problem}")
+    return data, origin
 
 
 def _regular_file(path) -> bool:
