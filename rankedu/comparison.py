@@ -6,7 +6,8 @@ that every run has a score on every query and the runs can be compared query by 
 pair of runs is then tested on its per-query differences with a paired test of
 :mod:`rankedu.stats.significance`, the p-values of one measure are corrected together with
 Holm's step-down adjustment (:func:`rankedu.stats.multiple_comparisons.holm`), and each run is
-marked where the corrected p-value is below ``alpha``, as ranx's comparison table marks it.
+marked where the corrected p-value is below ``alpha``, as ranx's comparison table marks it. The
+``rankedu compare`` command prints this table (``rankedu.cli``).
 
 The chapter "Evaluating a run" (``book/evaluating_runs.ipynb``) discusses what such a table
 says and does not say.
@@ -17,6 +18,7 @@ from __future__ import annotations
 import itertools
 import math
 import string
+import warnings
 from collections.abc import Mapping
 
 import numpy as np
@@ -24,18 +26,19 @@ import pandas as pd
 
 from rankedu.core.validation import as_count, as_open_probability, one_of
 from rankedu.stats.multiple_comparisons import holm
-from rankedu.stats.significance import (MAX_EXACT_QUERIES, paired_randomization_test,
-                                        paired_t_test)
+from rankedu.stats.significance import (MAX_EXACT_QUERIES, _at_least, bootstrap_ci,
+                                        paired_randomization_test, paired_t_test)
 from rankedu.trec.evaluate import evaluate
 from rankedu.trec.measures import parse
 
 __all__ = ["compare"]
 
-#: The tests ``compare`` knows; ``"bootstrap"`` is refused with the reason (see ``compare``).
+#: The tests ``compare`` knows.
 TESTS = ("t", "randomization", "bootstrap")
 #: The corrections for multiple comparisons ``compare`` knows.
 CORRECTIONS = ("holm", "none")
-#: Random sign flips of the randomisation test when it cannot enumerate them all.
+#: Random sign flips of the randomisation test when it cannot enumerate them all, and the
+#: resamples of the bootstrap test.
 N_RESAMPLES = 10_000
 #: Without a baseline each run is named by a letter, so at most this many runs.
 MAX_LETTERED_RUNS = len(string.ascii_lowercase)
@@ -62,7 +65,8 @@ def compare(qrels, runs, measures, *, baseline=None, test="t", correction="holm"
     cannot look better by leaving out its hard queries, and the paired tests see the same
     queries for every run. Those queries are listed in ``attrs["scored_zero"]``. A query only
     in a run is not evaluated, with :func:`rankedu.evaluate`'s ``QueryMismatchWarning``. Its
-    other warnings (``rk.TieWarning``) pass through too. At least 2 queries are needed.
+    other warnings (``rk.TieWarning``) pass through too, each message prefixed with the run's
+    name (``run 'bm25': ties: ...``). At least 2 queries are needed.
 
     **Tests.** ``test="t"`` is :func:`rankedu.paired_t_test` (two-sided; when every difference
     is 0 its p-value is undefined and ``compare`` reports 1.0, the randomisation test's value
@@ -70,10 +74,12 @@ def compare(qrels, runs, measures, *, baseline=None, test="t", correction="holm"
     :func:`rankedu.stats.significance.paired_randomization_test` (two-sided, on the mean
     difference): exact over all :math:`2^n` sign flips for n <= 20 queries, so ``seed`` does
     not matter there; above, 10,000 random sign flips drawn from ``seed``, the same seed for
-    every pair. ``test="bootstrap"`` is refused with a ValueError:
-    :func:`rankedu.stats.significance.bootstrap_ci` gives a confidence interval of the mean
-    difference, not a p-value, and a p-value is what Holm's correction and the markers need;
-    call it on two columns of :func:`rankedu.evaluate` for an interval.
+    every pair. ``test="bootstrap"`` is the paired bootstrap test of the mean difference
+    (Efron and Tibshirani 1993, section 16.4; Sakai 2006): the differences are shifted to mean
+    0, as the null hypothesis says, and resampled with replacement 10,000 times by
+    :func:`rankedu.stats.significance.bootstrap_ci` (drawn from ``seed``, the same for every
+    pair); the two-sided p-value is :math:`(1 + \#\{j : |\bar d^{*}_j| \ge |\bar d|\})/(1 + N)`,
+    counted as the randomisation test counts. Every difference 0 gives 1.0.
 
     See Also
     --------
@@ -89,6 +95,10 @@ def compare(qrels, runs, measures, *, baseline=None, test="t", correction="holm"
     ----------
     - ``smucker2007``: Smucker, M. D., Allan, J. and Carterette, B. (2007). A comparison of
       statistical significance tests for information retrieval evaluation. CIKM 2007, 623-632.
+    - ``efron1993``: Efron, B. and Tibshirani, R. J. (1993). An Introduction to the Bootstrap.
+      Chapman & Hall (section 16.4, the bootstrap test of a mean).
+    - ``sakai2006bootstrap``: Sakai, T. (2006). Evaluating evaluation metrics based on the
+      bootstrap. SIGIR 2006, 525-532.
     - ``holm1979``: Holm, S. (1979). A simple sequentially rejective multiple test procedure.
       Scandinavian Journal of Statistics, 6(2), 65-70.
     - ``bassani2022``: Bassani, E. (2022). ranx: a blazing-fast Python library for ranking
@@ -141,12 +151,6 @@ def compare(qrels, runs, measures, *, baseline=None, test="t", correction="holm"
         raise ValueError(f"runs: without a baseline the runs are lettered a to z, so at most "
                          f"{MAX_LETTERED_RUNS} runs, got {len(names)}; name a baseline")
     one_of(test, "test", TESTS)
-    if test == "bootstrap":
-        raise ValueError(
-            "test='bootstrap' gives no p-value: rankedu.bootstrap_ci returns a confidence "
-            "interval of the mean difference, while Holm's correction and the markers need "
-            "p-values; use test='t' or 'randomization', or call rk.bootstrap_ci on two columns "
-            "of rk.evaluate for an interval")
     one_of(correction, "correction", CORRECTIONS)
     alpha = as_open_probability(alpha, "alpha")
     if seed is not None:
@@ -155,8 +159,8 @@ def compare(qrels, runs, measures, *, baseline=None, test="t", correction="holm"
         measures = [measures]
     columns = [spec.name for spec in parse(measures)]
 
-    scores = {name: evaluate(qrels, run, columns, threshold=threshold, missing="zero",
-                             ties=ties) for name, run in runs.items()}
+    scores = {name: _evaluated(name, qrels, run, columns, threshold=threshold, ties=ties)
+              for name, run in runs.items()}
     n = len(scores[names[0]])
     if n < 2:
         raise ValueError(f"qrels must judge at least 2 queries to compare runs on, got {n}")
@@ -194,13 +198,35 @@ def compare(qrels, runs, measures, *, baseline=None, test="t", correction="holm"
     return table
 
 
+def _evaluated(name, qrels, run, columns, **options) -> pd.DataFrame:
+    """One run's per-query values (``missing="zero"``); evaluate's warnings are warned again,
+    each message naming the run, so that several runs' warnings can be told apart."""
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always")
+        frame = evaluate(qrels, run, columns, missing="zero", **options)
+    for warning in caught:
+        warnings.warn(f"run {name!r}: {warning.message}", warning.category, stacklevel=3)
+    return frame
+
+
 def _p_value(a: np.ndarray, b: np.ndarray, differences: np.ndarray, test: str, seed) -> float:
     """The two-sided p-value of one pair; 1.0 for the t-test when every difference is 0."""
     if test == "t":
         if not differences.any():
             return 1.0
         return float(paired_t_test(a, b).p_value)
+    if test == "bootstrap":
+        return _bootstrap_p_value(differences, seed)
     return float(paired_randomization_test(a, b, n_resamples=N_RESAMPLES, seed=seed).p_value)
+
+
+def _bootstrap_p_value(differences: np.ndarray, seed) -> float:
+    """The paired bootstrap test: the mean differences of resamples of the differences shifted
+    to mean 0 (the null), as far from 0 as the observed mean, counted as the randomisation
+    test counts them (+1 above and below: a p-value is never 0)."""
+    observed = float(differences.mean())
+    null = bootstrap_ci(differences - observed, n_resamples=N_RESAMPLES, seed=seed).distribution
+    return (1 + int(_at_least(null, observed, differences).sum())) / (1 + N_RESAMPLES)
 
 
 def _effect_size(differences: np.ndarray) -> float:
@@ -246,6 +272,9 @@ def _pairwise_columns(table, measure, names, pairs, p_values, effects, differenc
 def _note(test, correction, alpha, n, comparisons, seed) -> str:
     if test == "t":
         described = "paired t-test"
+    elif test == "bootstrap":
+        described = (f"paired bootstrap test of the mean difference ({N_RESAMPLES:,} "
+                     f"resamples, seed {seed})")
     elif n <= MAX_EXACT_QUERIES:
         described = f"paired randomisation test (exact, 2^{n} sign flips)"
     else:

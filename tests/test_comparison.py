@@ -255,13 +255,13 @@ def test_evaluates_warnings_pass_through():
         compare(qrels, {"tied": tied, "plain": plain}, ["P@1"])
     kinds = {(w.category, "q9" in str(w.message)) for w in caught}
     assert kinds == {(rk.TieWarning, False), (rk.QueryMismatchWarning, True)}
+    assert all(str(w.message).startswith("run 'tied': ") for w in caught)
 
 
 # --- bad input -------------------------------------------------------------------------------
 
 @pytest.mark.parametrize("arguments, name", [
     ({"test": "wilcoxon"}, "test"),
-    ({"test": "bootstrap"}, "test"),
     ({"correction": "bonferroni"}, "correction"),
     ({"baseline": "nobody"}, "baseline"),
     ({"alpha": 0.0}, "alpha"),
@@ -282,10 +282,24 @@ def test_each_bad_argument_is_a_value_error_naming_it(case, arguments, name):
         compare(qrels, runs, **call)
 
 
-def test_bootstrap_says_it_gives_intervals_not_p_values(case):
+def test_bootstrap_p_values_equal_an_independent_resampling_of_the_centred_differences(case):
     qrels, runs = case
-    with pytest.raises(ValueError, match="confidence interval"):
-        compare(qrels, runs, ["AP"], test="bootstrap")
+    table = compare(qrels, runs, ["AP"], baseline="base", test="bootstrap", correction="none",
+                    seed=3)
+    ap = per_query(qrels, runs, "AP")
+    for name in ("mid", "best"):
+        d = ap[name] - ap["base"]
+        picks = np.random.default_rng(3).integers(0, len(d), size=(10_000, len(d)))
+        null = (d - d.mean())[picks].mean(axis=1)
+        expected = (1 + np.sum(np.abs(null) >= abs(d.mean()) - 1e-12)) / 10_001
+        assert table.loc[name, "AP p"] == pytest.approx(expected, abs=1e-12)
+    assert "bootstrap" in table.attrs["note"] and "seed 3" in table.attrs["note"]
+
+
+def test_bootstrap_of_identical_runs_has_p_one():
+    qrels, runs = make_case(skills=(0.3, 0.3))
+    table = compare(qrels, {"x": runs["base"], "y": runs["base"]}, ["AP"], test="bootstrap")
+    assert table.loc["x", "AP p vs y"] == 1.0
 
 
 @pytest.mark.parametrize("arguments, name", [
