@@ -67,9 +67,12 @@ class Explanation:
         return next(iter(self.tables.values()))
 
     def __repr__(self) -> str:
-        parts = [
-            f"{title}\n{table.to_string(index=_labelled(table))}" for title, table in self.tables.items()
-        ]
+        return self.to_string()
+
+    def to_string(self, top: int | None = None) -> str:
+        """The tables and the value as text, as the repr shows them; ``top`` cuts each table to
+        its first ``top`` rows, followed by a line such as ``… 490 more ranks``."""
+        parts = [f"{title}\n{_table_text(table, top)}" for title, table in self.tables.items()]
         return "\n\n".join([*parts, f"{self.name} = {self.value!r}"])
 
     def _repr_html_(self) -> str:
@@ -79,6 +82,19 @@ class Explanation:
         ]
         value = f"<p><b>{html.escape(self.name)}</b> = {html.escape(repr(self.value))}</p>"
         return "".join([*parts, value])
+
+
+def _table_text(table: pd.DataFrame, top: int | None = None) -> str:
+    """A table as text, cut to its first ``top`` rows (all when None) with a line saying how
+    many more ranks (or rows, in a table without ranks) there are."""
+    shown = table if top is None else table.head(top)
+    # A table the cut leaves empty shows only the line (an empty one still says so).
+    lines = [shown.to_string(index=_labelled(table))] if len(shown) or not len(table) else []
+    if len(shown) < len(table):
+        more = len(table) - len(shown)
+        unit = "rank" if {"i", "rank"} & set(table.columns) else "row"
+        lines.append(f"… {more} more {unit}{'s' if more > 1 else ''}")
+    return "\n".join(lines)
 
 
 def _labelled(table: pd.DataFrame) -> bool:
