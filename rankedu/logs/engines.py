@@ -22,6 +22,7 @@ import warnings
 
 import pandas as pd
 
+from rankedu._extras import require
 from rankedu.core.validation import GROUP_ID_KINDS
 
 SUPPORTED = ("a pandas DataFrame, a pyarrow Table, a DuckDB relation, a path (str or "
@@ -73,7 +74,7 @@ class _DuckDB:
     """A log read by DuckDB: a relation of the caller's, or one on a fresh in-memory database."""
 
     def __init__(self, data):
-        import duckdb
+        duckdb = require("duckdb", "logs")
 
         self.connection, self.log, self.path = None, None, None
         if isinstance(data, pd.DataFrame) and not len(data.columns):
@@ -100,7 +101,7 @@ class _DuckDB:
 
     def _read(self, path: str):
         """The relation of a Parquet or CSV path; OSError or ValueError naming the path."""
-        import duckdb
+        duckdb = require("duckdb", "logs")
 
         name = path.lower()
         if name.endswith((".parquet", ".parq")):
@@ -132,7 +133,7 @@ class _DuckDB:
         self.view = _view_name()
 
     def _query(self, sql: str):
-        import duckdb
+        duckdb = require("duckdb", "logs")
 
         try:
             return self.log.query(self.view, sql.format(log=self.view))

@@ -12,6 +12,7 @@ from __future__ import annotations
 import numpy as np
 
 import rankedu as rk
+from rankedu._extras import require
 
 __all__ = [
     "average_precision_steps",
@@ -39,7 +40,7 @@ _GAIN_LABELS = {
 
 def _axes(ax):
     if ax is None:
-        import matplotlib.pyplot as plt
+        plt = require("matplotlib.pyplot", "plot")
 
         _, ax = plt.subplots()
     return ax

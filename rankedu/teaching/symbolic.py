@@ -26,7 +26,7 @@ import itertools
 import math
 import numbers
 
-import sympy
+from rankedu._extras import require
 
 from rankedu.core.validation import as_above, as_cutoff, one_of
 from rankedu.teaching.symbolic_auc import (
@@ -36,6 +36,8 @@ from rankedu.teaching.symbolic_auc import (
     roc_points,
     roc_step_identity,
 )
+
+sympy = require("sympy", "symbolic")
 
 __all__ = [
     "log2",

@@ -14,10 +14,12 @@ it is imported only when used: ``import rankedu`` does not load sympy. Tests
 (``tests/test_symbolic_auc.py``) check every function here against the numeric one.
 """
 
-import sympy
+from rankedu._extras import require
 
 from rankedu import explain
 from rankedu.core.validation import two_classes
+
+sympy = require("sympy", "symbolic")
 
 __all__ = ["roc_points", "roc_auc_area", "pair_credits", "roc_auc_pairs", "roc_step_identity"]
 
