@@ -392,3 +392,19 @@ def test_gauc_of_many_string_groups_equals_a_pandas_groupby_count():
             float((w * auc).sum() / w.sum()), abs=1e-12)
     table = rk.explain.gauc(groups, labels, scores).table
     assert table["AUC"].tolist() == auc.tolist()  # exact, group by group, same (sorted) order
+
+
+def test_gauc_takes_its_three_arguments_as_keywords_in_any_order():
+    groups, labels, scores = ["u1", "u1", "u1", "u2", "u2"], [1, 0, 0, 1, 0], [0.9, 0.5, 0.7,
+                                                                               0.2, 0.4]
+    assert rk.gauc(labels=labels, scores=scores, groups=groups) == rk.gauc(groups, labels,
+                                                                           scores)
+
+
+def test_gauc_in_scikit_learns_order_is_an_error_that_says_so():
+    groups, labels, scores = ["u1", "u1", "u2", "u2"], [1, 0, 0, 1], [0.9, 0.5, 0.7, 0.2]
+    with pytest.raises(ValueError, match=r"^labels .*groups hold only 0 and 1.*scikit-learn"):
+        rk.gauc(labels, scores, groups)
+    # Labels that are not 0/1 beside groups that are not 0/1 either: the plain message.
+    with pytest.raises(ValueError, match=r"^labels must hold only 0 and 1, got 0.9$"):
+        rk.gauc(groups, scores, labels)

@@ -192,7 +192,17 @@ WEIGHTS = ("impressions", "clicks", "uniform")
 def _gauc_steps(groups, labels, scores, weight="impressions") -> Steps:
     weight = one_of(weight, "weight", WEIGHTS)
     groups = as_group_ids(groups, "groups")
-    labels = as_labels(labels, "labels")
+    try:
+        labels = as_labels(labels, "labels")
+    except ValueError as error:
+        # gauc(labels, scores, groups), scikit-learn's y_true and y_score first, shows as labels
+        # that are not 0/1 beside groups that are; anything less certain is not guessed at.
+        if np.isin(groups, (0, 1)).all():
+            raise ValueError(
+                f"{error}, while groups hold only 0 and 1: gauc takes (groups, labels, scores), "
+                f"not scikit-learn's order (y_true, y_score); name them: "
+                f"gauc(groups=..., labels=..., scores=...)") from None
+        raise
     scores = as_numbers(scores, "scores")
     same_length(groups=groups, labels=labels, scores=scores)
     codes, ids = pd.factorize(groups, sort=True)
@@ -235,6 +245,13 @@ def gauc(groups, labels, scores, *, weight="impressions") -> float:
     (``weight="uniform"``, sometimes called uAUC) is a convention of its own, not an error.
     One sort by group and score computes every group's rank sum, in O(n log n).
 
+    **Argument order.** The group comes first, as in the contract; scikit-learn's metrics take
+    ``(y_true, y_score)`` first, so naming the arguments (``gauc(groups=g, labels=y,
+    scores=s)``) is the safe habit. The mistaken order ``gauc(labels, scores, groups)`` is an
+    error where it shows without guessing: ``labels`` that are not all 0/1 while ``groups``
+    are, a ValueError saying so. (With scores that are all 0 or 1, such a mistake cannot be
+    told from a call in the right order.)
+
     Parameters
     ----------
     groups : sequence
@@ -255,7 +272,9 @@ def gauc(groups, labels, scores, *, weight="impressions") -> float:
     Raises
     ------
     ValueError
-        When no group holds both classes, or a group id is missing.
+        When no group holds both classes, a group id is missing, or ``labels`` are not 0/1
+        (saying so when ``groups`` are 0/1: the arguments were probably given in
+        scikit-learn's order).
 
     See Also
     --------
