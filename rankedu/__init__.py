@@ -30,6 +30,7 @@ from rankedu.metrics.user_models import *  # noqa: F403
 from rankedu.stats.multiple_comparisons import *  # noqa: F403
 from rankedu.stats.significance import *  # noqa: F403
 from rankedu.trec.evaluate import *  # noqa: F403
+from rankedu.trec.report import *  # noqa: F403
 from rankedu.trec.ties import TieWarning
 
 __version__ = "0.1.0"

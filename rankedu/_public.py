@@ -18,7 +18,7 @@ from types import ModuleType
 #: The packages whose modules are public, in the order of the book, and the public modules
 #: outside them.
 PACKAGES = ("rankedu.metrics", "rankedu.stats")
-MODULES = ("rankedu.trec.evaluate", "rankedu.comparison")
+MODULES = ("rankedu.trec.evaluate", "rankedu.trec.report", "rankedu.comparison")
 
 
 @functools.cache

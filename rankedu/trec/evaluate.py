@@ -58,6 +58,7 @@ same numbers one list at a time; ``tests/test_evaluate.py`` checks that they agr
 from __future__ import annotations
 
 import warnings
+from dataclasses import replace
 from typing import NamedTuple
 
 import numpy as np
@@ -66,7 +67,7 @@ import pandas as pd
 from rankedu.trec import ties as _ties
 # DEFAULT_MAX_GRADE stays trec.DEFAULT_MAX_GRADE too (the command's help prints it).
 from rankedu.core.ranked import RankedRun
-from rankedu.core.validation import as_threshold, one_of
+from rankedu.core.validation import as_cutoff, as_threshold, one_of
 from rankedu.trec.files import read_qrels, read_run
 from rankedu.trec.join import DEFAULT_MAX_GRADE, _join, _max_grade, _one_query
 from rankedu.trec.load import _load_pair, _Table
@@ -116,7 +117,7 @@ def _held(table: _Table) -> pd.Index:
 
 
 def evaluate(qrels, run, measures, *, threshold=1, missing="skip", max_grade=None,
-             single_precision=False, ties="trec_eval") -> pd.DataFrame:
+             single_precision=False, ties="trec_eval", max_docs=None) -> pd.DataFrame:
     """Evaluate a run against judgments: every measure, for every query, at once.
 
     Follows trec_eval's conventions (see the module docstring): rank by score descending, ties
@@ -160,6 +161,10 @@ def evaluate(qrels, run, measures, *, threshold=1, missing="skip", max_grade=Non
         an ``average`` (the others raise a ValueError naming those that do). RBP and INST are
         ranked like every measure, by score and then ``ties`` (cwl-eval reads the file's order
         instead).
+    max_docs : int >= 1, optional
+        Evaluate only each query's first ``max_docs`` documents in trec_eval's ranking (score
+        descending, ties by docno descending), as trec_eval ``-M`` does; the rest are dropped
+        before any measure (or ``ties``' reordering) sees the list. None: every document.
 
     Returns
     -------
@@ -220,8 +225,9 @@ def evaluate(qrels, run, measures, *, threshold=1, missing="skip", max_grade=Non
     ...  for ties in ["optimistic", "average", "pessimistic"]}
     {'optimistic': 1.0, 'average': 0.5, 'pessimistic': 0.0}
     """
-    specs, ranked, index, attrs = _prepare(qrels, run, measures, threshold, missing, max_grade,
-                                           single_precision, ties)
+    specs, joined, index, attrs = _prepare(qrels, run, measures, threshold, missing, max_grade,
+                                           single_precision, ties, max_docs)
+    ranked = joined.ranked
     result = _frame(specs, _ties.reorder(ranked, ties), ties, index, attrs)
     if ties == "trec_eval":
         _warn_ties(specs, ranked, index)
@@ -292,18 +298,58 @@ def summary(result: pd.DataFrame) -> pd.Series:
         result[spec.name].to_numpy(float))) for spec in specs}, dtype=float)
 
 
-def _prepare(qrels, run, measures, threshold, missing, max_grade, single_precision, ties):
-    """Check the options, load and rank the run: (specs, ranked run, query index, attrs)."""
+def _prepare(qrels, run, measures, threshold, missing, max_grade, single_precision, ties,
+             max_docs=None, relstring=None):
+    """Check the options, load and rank the run: (specs, the joined run, query index, attrs).
+
+    With ``relstring`` (a length), ``attrs["relstring"]`` holds trec_eval's relstring of each
+    query (``_relstrings``)."""
     specs = parse(measures)
     threshold = as_threshold(threshold)
     one_of(missing, "missing", MISSING)
     one_of(ties, "ties", _ties.TIES)
+    max_docs = as_cutoff(max_docs, "max_docs")
     judged, ranking = _load_pair(qrels, run)
     max_grade = _max_grade(judged, max_grade, specs)
     queries, only_in_run, only_in_qrels = _queries(judged, ranking, missing)
-    ranked = _join(judged, ranking, queries, threshold, max_grade, single_precision).ranked
+    joined = _join(judged, ranking, queries, threshold, max_grade, single_precision,
+                   lines_needed=relstring is not None)
     attrs = {"only_in_run": only_in_run, "only_in_qrels": only_in_qrels}
-    return specs, ranked, pd.Index(queries, name="qid", dtype=str), attrs
+    if relstring is not None:
+        depth = relstring if max_docs is None else min(relstring, max_docs)
+        attrs["relstring"] = _relstrings(joined, judged, ranking, depth)
+    if max_docs is not None:
+        joined = replace(joined, ranked=_first(joined.ranked, max_docs))
+    return specs, joined, pd.Index(queries, name="qid", dtype=str), attrs
+
+
+def _first(ranked: RankedRun, depth: int) -> RankedRun:
+    """Each query's first ``depth`` documents (trec_eval ``-M``)."""
+    keep = ranked.rank <= depth
+    if keep.all():
+        return ranked
+    group = None if ranked.group is None else ranked.group[keep]
+    return replace(ranked, query=ranked.query[keep], rank=ranked.rank[keep],
+                   gain=ranked.gain[keep], relevant=ranked.relevant[keep],
+                   judged=ranked.judged[keep], group=group)
+
+
+def _relstrings(joined, judged: _Table, ranking: _Table, depth: int) -> list[str]:
+    """trec_eval's relstring of each query: a character for each of its first ``depth``
+    documents (``m_relstring.c``): the grade 0-9, ``>`` above 9, ``-`` when the qrels do not
+    list the document, ``.`` for a grade of -1 (pooled, not judged), ``<`` for another
+    negative grade. A grade is read as trec_eval reads it, as a C long (2.5 is 2)."""
+    ranked = joined.ranked
+    top = np.flatnonzero(ranked.rank <= depth)
+    row = ranking.judgment[joined.lines[top]]
+    found = row >= 0
+    grade = np.zeros(len(top))
+    grade[found] = np.trunc(judged.values[row[found]])
+    char = np.where(grade > 9, ">", np.where(grade >= 0, np.clip(grade, 0, 9).astype(int)
+                                              .astype(str), np.where(grade == -1, ".", "<")))
+    char[~found] = "-"
+    bounds = np.searchsorted(ranked.query[top], np.arange(ranked.n_queries + 1))
+    return ["".join(char[start:end]) for start, end in zip(bounds[:-1], bounds[1:])]
 
 
 def _frame(specs, ranked, ties, index, attrs) -> pd.DataFrame:
@@ -372,8 +418,9 @@ def tie_interval(qrels, run, measures, *, threshold=1, missing="skip", max_grade
     qid
     q1   1.0  0.5
     """
-    specs, ranked, index, attrs = _prepare(qrels, run, measures, threshold, missing, max_grade,
+    specs, joined, index, attrs = _prepare(qrels, run, measures, threshold, missing, max_grade,
                                            single_precision, "trec_eval")
+    ranked = joined.ranked
     return TieInterval(*(_frame(specs, _ties.reorder(ranked, ties), ties, index, attrs)
                          for ties in ("pessimistic", "optimistic")))
 

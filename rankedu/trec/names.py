@@ -217,11 +217,14 @@ def _one_family(written: str) -> tuple[Family, list, bool] | None:
     name, dot, text = written.partition(".")
     if name in FAMILIES:
         return FAMILIES[name], *_values(FAMILIES[name], text if dot else None, written)
-    # One value as trec_eval prints it: P_10, iprec_at_recall_0.10, Rprec_mult_0.20.
+    # A name as trec_eval prints it: P_10, iprec_at_recall_0.10, utility_2,-1,0,0.
     name, _, text = written.rpartition("_")
     family = FAMILIES.get(name)
     if family is not None and family.kind in ("cutoffs", "levels") and text:
         return family, *_values(family, text, written)
+    for family in FAMILIES.values():
+        if family.kind == "values" and written.startswith(family.name + "_"):
+            return family, *_values(family, written[len(family.name) + 1:], written)
     return None
 
 

@@ -1,0 +1,209 @@
+"""What trec_eval prints: the ``rankedu evaluate`` command's default layout.
+
+trec_eval prints one ``measure<TAB>qid<TAB>value`` line per value, the measure name padded to
+22 characters: with ``-q`` every query's lines first (query by query, in the order of the query
+ids as strings), then the summary over the queries (qid ``all``). :func:`trec_eval_report`
+prints the same for any measures, and for trec_eval's own names (``rankedu.trec.names``) it
+prints what trec_eval 10.0 prints, line for line, as the tests check on trec_eval's own test
+outputs:
+
+- trec_eval's names print in trec_eval's order (its measure table), whatever the order they
+  were given in, then rankedu's names in the order given;
+- ``runid`` (the run's tag on its last line), ``num_q`` (the queries evaluated) and
+  ``relstring`` (a character per document of the top ranks: the grade 0-9, ``>`` above 9,
+  ``-`` not in the qrels, ``.`` a grade of -1, ``<`` another negative grade) print when asked
+  for, by name or by a set (``official``, ``all_trec``, ``set``); when no measure is named
+  trec_eval's way, ``num_q`` opens the summary, as rankedu's layout always had it;
+- the counts (``num_ret``, ...) print as integers, their summary a sum; ``gm_map`` and
+  ``gm_bpref`` print only in the summary (a geometric mean), ``relstring`` only per query.
+"""
+
+from __future__ import annotations
+
+import gzip
+import os
+
+import pandas as pd
+
+from rankedu.core.validation import as_flag
+from rankedu.trec import names as _names
+from rankedu.trec import ties as _ties
+from rankedu.trec.evaluate import _frame, _prepare, _warn_ties, summary
+from rankedu.trec.measures import parse
+
+__all__ = ["trec_eval_report"]
+
+#: What only this layout prints: trec_eval's families that are not a number per query.
+LAYOUT_ONLY = ("runid", "num_q", "relstring")
+
+
+def trec_eval_report(qrels, run, measures=("official",), *, per_query=False, digits=4,
+                     runid=None, **options) -> str:
+    """The text trec_eval prints for ``measures``: ``measure<TAB>qid<TAB>value`` lines.
+
+    Parameters
+    ----------
+    qrels, run
+        As for :func:`rankedu.evaluate`.
+    measures : list of str, default ("official",)
+        rankedu's names or trec_eval's (``map``, ``P.5,10``, ``all_trec``; see
+        ``rankedu.trec.names``), and trec_eval's ``runid``, ``num_q`` and ``relstring[.N]``,
+        which only this layout prints. The default is what trec_eval computes without ``-m``.
+    per_query : bool, default False
+        Print every query's lines before the summary (trec_eval ``-q``).
+    digits : int, default 4
+        Decimals of the values that are not counts (trec_eval prints 4).
+    runid : str, optional
+        The ``runid`` line's value; by default the tag (sixth field) of the run file's last
+        line, as trec_eval takes it, or the last ``tag`` of a run frame.
+    **options
+        ``threshold``, ``missing``, ``max_grade``, ``single_precision``, ``ties``,
+        ``max_docs``: as for :func:`rankedu.evaluate`.
+
+    Returns
+    -------
+    str
+        The lines, each ending in a newline.
+
+    Raises
+    ------
+    ValueError
+        As :func:`rankedu.evaluate` does, and when ``runid`` is asked for but the run (a dict,
+        or a frame without a ``tag`` column) has none and ``runid`` is not given.
+
+    Notes
+    -----
+    The chapter :doc:`/book/evaluating_runs` compares rankedu with trec_eval.
+
+    References
+    ----------
+    - ``trec_eval``: Buckley, C. trec_eval, the TREC evaluation program, version 10.0.
+      National Institute of Standards and Technology (``meas_print_single.c``,
+      ``meas_print_final.c``, ``m_relstring.c``).
+
+    Examples
+    --------
+    >>> import rankedu as rk
+    >>> qrels = {"q1": {"d1": 1, "d2": 0}}
+    >>> run = {"q1": {"d2": 0.9, "d1": 0.5, "d3": 0.1}}
+    >>> print(rk.trec_eval_report(qrels, run, ["num_q", "map", "P.1,2", "relstring"],
+    ...                           per_query=True), end="")
+    map                   	q1	0.5000
+    P_1                   	q1	0.0000
+    P_2                   	q1	0.5000
+    relstring             	q1	'01-'
+    num_q                 	all	1
+    map                   	all	0.5000
+    P_1                   	all	0.0000
+    P_2                   	all	0.5000
+    """
+    if isinstance(measures, str):
+        measures = [measures]
+    measures = list(measures)
+    as_flag(per_query, "per_query")
+    written = [name for name in measures
+               if isinstance(name, str) and name.partition(".")[0] not in LAYOUT_ONLY]
+    trec_eval = [name for name in measures if isinstance(name, str) and _is_trec_eval(name)]
+    spelled = _names.trec_eval_spellings(trec_eval) or []
+    layout = {s.family: s for s in spelled if s.rankedu is None}
+    lengths = [int(s.value) for s in layout.values() if s.family == "relstring"]
+    # trec_eval -m runid alone still reads both files and counts the queries: so does this.
+    result, relstrings = _evaluate(qrels, run, written or ["num_ret"],
+                                   lengths[0] if lengths else None, options)
+    order = [s.column if s.rankedu else s.family for s in spelled]
+    order += [name for name in result.columns if name not in order]
+    if not trec_eval:
+        order.insert(0, "num_q")
+    if not written:
+        result = result.iloc[:, :0]
+    specs = {spec.name: spec for spec in parse(list(result.columns))} if written else {}
+    lines = []
+    if per_query:
+        for at, qid in enumerate(result.index):
+            for name in order:
+                if name == "relstring":
+                    lines.append(_line(layout[name].column, qid, f"'{relstrings[at]}'"))
+                elif name in specs and specs[name].measure.summary != "geometric":
+                    lines.append(_line(name, qid, _value(result[name].iloc[at],
+                                                         specs[name], digits)))
+    means = summary(result) if written else {}
+    for name in order:
+        if name == "runid":
+            lines.append(_line(name, "all", runid if runid is not None else _runid(run)))
+        elif name == "num_q":
+            lines.append(_line(name, "all", str(len(result))))
+        elif name in specs:
+            lines.append(_line(name, "all", _value(means[name], specs[name], digits)))
+    return "".join(lines)
+
+
+def _is_trec_eval(written: str) -> bool:
+    """Whether ``written`` is one of trec_eval's names rather than rankedu's."""
+    if written in _names.SETS or written in _names.FAMILIES or \
+            written.partition(".")[0] in LAYOUT_ONLY:
+        return True  # Rprec is both trec_eval's name and rankedu's
+    try:
+        return any(spec.trec_eval for spec in parse([written]))
+    except ValueError:
+        return False
+
+
+def _evaluate(qrels, run, measures, relstring, options):
+    """``rk.evaluate``'s result, and each query's relstring (None when not asked for)."""
+    options = {"threshold": 1, "missing": "skip", "max_grade": None,
+               "single_precision": False, "ties": "trec_eval", "max_docs": None, **options}
+    ties = options["ties"]
+    specs, joined, index, attrs = _prepare(qrels, run, measures, relstring=relstring,
+                                           **options)
+    result = _frame(specs, _ties.reorder(joined.ranked, ties), ties, index, attrs)
+    if ties == "trec_eval":
+        _warn_ties(specs, joined.ranked, index)
+    return result, attrs.get("relstring")
+
+
+def _line(name: str, qid: str, value: str) -> str:
+    return f"{name:<22}\t{qid}\t{value}\n"
+
+
+def _value(value, spec, digits: int) -> str:
+    """A count as an integer (trec_eval's ``%ld``), any other value with ``digits`` decimals."""
+    if spec.measure.summary == "sum":
+        return str(int(round(float(value))))
+    return f"{float(value):.{digits}f}"
+
+
+def _runid(run) -> str:
+    """The run's tag as trec_eval reads it: the sixth field of the file's last line."""
+    if isinstance(run, pd.DataFrame) and "tag" in run.columns and len(run):
+        return str(run["tag"].iloc[-1])
+    if isinstance(run, (str, os.PathLike)) and os.fspath(run) != "-":
+        last = _last_line(os.fspath(run)).split()
+        if len(last) >= 6:
+            return last[5]
+    raise ValueError("runid: this run has no run id to print (a run file's lines end in one; "
+                     "a dict or a frame without a 'tag' column has none): pass runid=")
+
+
+def _last_line(path: str) -> str:
+    """The last line of ``path`` that holds a record (not blank, not a ``#`` comment)."""
+    with open(path, "rb") as file:
+        compressed = file.read(2) == b"\x1f\x8b"
+    if compressed:
+        with gzip.open(path, "rt", encoding="utf-8", errors="replace") as file:
+            kept = ""
+            for line in file:
+                if line.strip() and not line.lstrip().startswith("#"):
+                    kept = line
+            return kept
+    with open(path, "rb") as file:
+        size = file.seek(0, os.SEEK_END)
+        chunk = 1 << 16
+        while True:
+            start = max(0, size - chunk)
+            file.seek(start)
+            lines = file.read(size - start).decode("utf-8", errors="replace").splitlines()
+            records = [line for line in (lines if start == 0 else lines[1:])
+                       if line.strip() and not line.lstrip().startswith("#")]
+            if records or start == 0:
+                return records[-1] if records else ""
+            chunk *= 2

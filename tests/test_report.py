@@ -1,0 +1,113 @@
+"""rk.trec_eval_report prints what trec_eval 10.0 prints: its own test outputs, line for line."""
+
+import re
+
+import pytest
+
+import rankedu as rk
+from conftest import TREC_EVAL_DATA
+
+# trec_eval 10.0's expected outputs (its test/ folder; the command behind each is in
+# rankedu/data/trec_eval/README.md), and the same call here.
+OUTPUTS = {
+    "out.test": ("qrels.test", "results.test", ["official"], {}),
+    "out.comment.test": ("qrels.comment.test", "results.comment.test", ["official"], {}),
+    "out.test.a": ("qrels.test", "results.test", ["all_trec"], {}),
+    "out.test.aq": ("qrels.test", "results.test", ["all_trec"], {"per_query": True}),
+    "out.test.aqc": ("qrels.test", "results.trunc", ["all_trec"],
+                     {"per_query": True, "missing": "zero"}),
+    "out.test.aqcM": ("qrels.test", "results.trunc", ["all_trec"],
+                      {"per_query": True, "missing": "zero", "max_docs": 100}),
+    "out.test.aql": ("qrels.rel_level", "results.test", ["all_trec", "relstring.20"],
+                     {"per_query": True, "threshold": 2}),
+    "out.test.meas_params": (
+        "qrels.test", "results.test",
+        ["iprec_at_recall..10,.20,.25,.75,.50", "P.5,7,3", "recall.20,2000",
+         "Rprec_mult.5.0,0.2,0.35", "utility.2,-1,0,0", "11pt_avg..25,.5,.75",
+         "ndcg.1=3,2=9,4=4.5", "ndcg_cut.10,20,23.4", "success.2,5,20"],
+        {"per_query": True}),
+}
+
+
+def normalised(text):
+    """The lines with each run of whitespace made one space."""
+    return [" ".join(line.split()) for line in text.strip().splitlines()]
+
+
+@pytest.mark.filterwarnings("ignore::rankedu.TieWarning")
+@pytest.mark.filterwarnings("ignore::rankedu.QueryMismatchWarning")
+@pytest.mark.filterwarnings("ignore:measures. trec_eval reads the cutoff")
+@pytest.mark.parametrize("output", list(OUTPUTS))
+def test_reproduces_trec_eval_10s_own_test_outputs_line_for_line(output):
+    qrels, run, measures, options = OUTPUTS[output]
+    printed = rk.trec_eval_report(TREC_EVAL_DATA / qrels, TREC_EVAL_DATA / run, measures,
+                                  **options)
+    expected = normalised((TREC_EVAL_DATA / output).read_text())
+    assert normalised(printed) == expected
+
+
+def write(folder, name, lines):
+    path = folder / name
+    path.write_text("".join(line + "\n" for line in lines))
+    return path
+
+
+@pytest.fixture
+def graded(tmp_path):
+    qrels = write(tmp_path, "qrels", ["q 0 a -1", "q 0 b -2", "q 0 c 12", "q 0 d 3",
+                                      "q 0 e 0", "q 0 f 1"])
+    run = write(tmp_path, "run", [f"q Q0 {d} {i} {9 - i} first" for i, d in
+                                  enumerate("abcdexf", 1)] + ["q Q0 y 8 0 last"])
+    return qrels, run
+
+
+def test_relstring_writes_each_grade_as_trec_eval_does(graded):
+    printed = rk.trec_eval_report(*graded, ["relstring.7"], per_query=True)
+    # -1 is '.', another negative grade '<', above 9 '>', a document not in the qrels '-'.
+    assert normalised(printed) == ["relstring_7 q '.<>30-1'"]
+    assert normalised(rk.trec_eval_report(*graded, ["relstring"], per_query=True)) == \
+        ["relstring q '.<>30-1-'"]
+
+
+def test_runid_is_the_tag_of_the_last_line_or_given(graded):
+    assert normalised(rk.trec_eval_report(*graded, ["runid"])) == ["runid all last"]
+    assert normalised(rk.trec_eval_report(*graded, ["runid"], runid="mine")) == \
+        ["runid all mine"]
+    frame = rk.read_run(graded[1])
+    assert normalised(rk.trec_eval_report(graded[0], frame, ["runid"])) == ["runid all last"]
+    with pytest.raises(ValueError, match="^runid: this run has no run id"):
+        rk.trec_eval_report({"q": {"a": 1}}, {"q": {"a": 1.0}}, ["runid"])
+
+
+def test_rankedus_names_keep_rankedus_layout_num_q_first(graded):
+    printed = normalised(rk.trec_eval_report(*graded, ["P@2", "AP"], per_query=True))
+    assert [line.split()[:2] for line in printed] == [
+        ["P@2", "q"], ["AP", "q"], ["num_q", "all"], ["P@2", "all"], ["AP", "all"]]
+
+
+def test_trec_eval_names_print_in_trec_evals_order_and_gm_map_only_in_the_summary(graded):
+    printed = normalised(rk.trec_eval_report(*graded, ["P.2", "gm_map", "map"],
+                                             per_query=True, digits=2))
+    # AP = (1/3 + 2/4 + 3/7) / 3: the relevant c, d and f are at ranks 3, 4 and 7.
+    assert printed == ["map q 0.42", "P_2 q 0.00", "map all 0.42", "gm_map all 0.42",
+                       "P_2 all 0.00"]
+
+
+def test_max_docs_evaluates_the_first_documents_of_trec_evals_ranking(graded):
+    whole = rk.evaluate(*graded, ["AP", "P@3", "nDCG"])
+    cut = rk.evaluate(*graded, ["AP", "P@3", "nDCG"], max_docs=3)
+    assert cut.loc["q", "P@3"] == whole.loc["q", "P@3"]
+    assert cut.loc["q", "AP"] < whole.loc["q", "AP"]
+    assert rk.evaluate(*graded, ["AP"], max_docs=8).equals(whole[["AP"]])
+    for bad in (0, -1, 2.5, "3"):
+        with pytest.raises((ValueError, TypeError), match="max_docs"):
+            rk.evaluate(*graded, ["AP"], max_docs=bad)
+
+
+@pytest.mark.parametrize("digits", [0, 2, 6])
+def test_digits_apply_to_values_not_to_counts(digits):
+    printed = rk.trec_eval_report(TREC_EVAL_DATA / "qrels.test",
+                                  TREC_EVAL_DATA / "results.test", ["num_rel", "map"],
+                                  digits=digits)
+    assert re.fullmatch(r"num_rel +\tall\t561\nmap +\tall\t[0-9]+(\.[0-9]{%d})?\n" % digits,
+                        printed)
