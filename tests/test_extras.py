@@ -1,4 +1,4 @@
-"""Tests of rankedu/_extras.py: a missing optional dependency says which extra installs it,
+"""Tests of rankedu/core/extras.py: a missing optional dependency says which extra installs it,
 in rankedu.logs (DuckDB), rankedu.teaching.plotting (matplotlib) and rankedu.teaching.symbolic
 (sympy). The import is made to fail with ``sys.modules[name] = None``."""
 

@@ -22,7 +22,7 @@ import warnings
 
 import pandas as pd
 
-from rankedu._extras import require
+from rankedu.core.extras import require
 from rankedu.core.validation import GROUP_ID_KINDS
 
 SUPPORTED = ("a pandas DataFrame, a pyarrow Table, a DuckDB relation, a path (str or "

@@ -12,7 +12,7 @@ from __future__ import annotations
 import numpy as np
 
 import rankedu as rk
-from rankedu._extras import require
+from rankedu.core.extras import require
 
 __all__ = [
     "average_precision_steps",

@@ -26,7 +26,7 @@ import itertools
 import math
 import numbers
 
-from rankedu._extras import require
+from rankedu.core.extras import require
 
 from rankedu.core.validation import as_above, as_cutoff, one_of
 from rankedu.teaching.symbolic_auc import (

@@ -14,7 +14,7 @@ it is imported only when used: ``import rankedu`` does not load sympy. Tests
 (``tests/test_symbolic_auc.py``) check every function here against the numeric one.
 """
 
-from rankedu._extras import require
+from rankedu.core.extras import require
 
 from rankedu import explain
 from rankedu.core.validation import two_classes
