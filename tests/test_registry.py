@@ -24,7 +24,7 @@ from conftest import EXAMPLES, spellings
 from rankedu.trec.measures import MEASURES, parse
 
 # A wrongly typed value for each parameter type.
-BAD = {bool: "yes", float: "x", int: "1.5"}
+BAD = {bool: "yes", float: "x", int: "1.5", dict: "{1:x}"}
 
 
 SPELLINGS = [written for measure in MEASURES.values() for written in spellings(measure)]
