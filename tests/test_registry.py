@@ -25,7 +25,7 @@ from rankedu.trec.measures import MEASURES, parse
 from rankedu.trec.names import FAMILIES
 
 # A wrongly typed value for each parameter type.
-BAD = {bool: "yes", float: "x", int: "1.5"}
+BAD = {bool: "yes", float: "x", int: "1.5", dict: "{1:x}"}
 
 
 SPELLINGS = [written for measure in MEASURES.values() for written in spellings(measure)]

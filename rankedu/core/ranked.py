@@ -85,10 +85,25 @@ def first_by_query(query: np.ndarray, flags: np.ndarray, n_queries: int) -> np.n
 
 
 def cumprod_by_query(query: np.ndarray, factors: np.ndarray) -> np.ndarray:
-    """Within each query, the running product of ``factors`` down the list (inclusive).
+    """Within each query, the running product of ``factors`` down the list (inclusive), the
+    very floating-point operations of a per-list ``np.cumprod`` (:func:`_accumulate_by_query`)."""
+    return _accumulate_by_query(query, factors, np.cumprod, 1.0)
 
-    Computed as ``np.cumprod`` along the rows of dense blocks, so that each query's products are
-    the very floating-point operations a per-list ``np.cumprod`` does. A block holds the queries
+
+def cumsum_by_query(query: np.ndarray, values: np.ndarray) -> np.ndarray:
+    """Within each query, the running sum of ``values`` down the list (inclusive), the very
+    floating-point operations of a per-list ``np.cumsum``: a query's sums never depend on the
+    queries before it (:func:`_accumulate_by_query`)."""
+    return _accumulate_by_query(query, values, np.cumsum, 0.0)
+
+
+def _accumulate_by_query(query: np.ndarray, factors: np.ndarray, accumulate, fill: float
+                         ) -> np.ndarray:
+    """Within each query, ``accumulate`` (``np.cumprod``, ``np.cumsum``) of ``factors`` down the
+    list, ``fill`` its identity.
+
+    Computed as ``accumulate`` along the rows of dense blocks, so that each query's results are
+    the very floating-point operations a per-list ``accumulate`` does. A block holds the queries
     whose length falls in one power-of-two class, padded to the longest of them: the blocks
     together hold fewer than twice as many cells as there are entries, however unequal the
     queries' lengths (one query of 200,000 documents among thousands of short ones costs no
@@ -106,9 +121,9 @@ def cumprod_by_query(query: np.ndarray, factors: np.ndarray) -> np.ndarray:
         column = np.arange(width)
         inside = column < lengths[members, None]
         positions = (starts[members, None] + column)[inside]
-        block = np.ones((len(members), width))
+        block = np.full((len(members), width), fill)
         block[inside] = factors[positions]
-        out[positions] = np.cumprod(block, axis=1)[inside]
+        out[positions] = accumulate(block, axis=1)[inside]
     return out
 
 

@@ -26,14 +26,18 @@ The book's chapter "From cumulative gain to NDCG" (``book/ndcg.ipynb``) derives 
 
 from __future__ import annotations
 
+import numbers
+from collections.abc import Mapping
+from dataclasses import replace
+
 import numpy as np
 
 from rankedu.core.common import last, top_k
-from rankedu.core.ranked import safe_divide, sum_by_query
+from rankedu.core.ranked import cumsum_by_query, ranks_within, safe_divide, sum_by_query
 from rankedu.core.steps import Steps
-from rankedu.core.validation import as_above, as_numbers, one_of
+from rankedu.core.validation import as_above, as_number, as_numbers, one_of
 
-__all__ = ["cumulative_gain", "dcg", "idcg", "ndcg"]
+__all__ = ["bin_g", "cumulative_gain", "dcg", "g", "idcg", "ndcg", "ndcg_rel", "rndcg"]
 
 # Each gain and discount: its column title in the explanation, and the function. A discount
 # takes the ranks and the log base b (only "jarvelin" has one; "log2" is fixed to base 2).
@@ -269,7 +273,68 @@ def _check_pool_holds(rels: np.ndarray, pool: np.ndarray) -> None:
         )
 
 
-def _ndcg_steps(rels, k=None, pool=None, gain="linear", discount="log2", base=2) -> Steps:
+def _as_level_gains(gains) -> dict[float, float] | None:
+    """trec_eval's gain parameters ``{grade: gain}`` checked: integer grades >= 0, gains finite
+    and >= 0, grade 0 only with gain 0; None stays None (every grade is its own gain)."""
+    if gains is None:
+        return None
+    if not isinstance(gains, Mapping):
+        raise TypeError(f"gains must be a mapping {{grade: gain}}, got {type(gains).__name__}")
+    checked = {}
+    for grade, gain in gains.items():
+        if (isinstance(grade, (bool, np.bool_)) or not isinstance(grade, numbers.Real)
+                or grade != int(grade) or grade < 0):
+            raise ValueError(f"gains: a grade must be an integer >= 0, got {grade!r}")
+        gain = as_number(gain, f"gains[{grade!r}]")
+        if gain < 0 or (grade == 0 and gain != 0):
+            raise ValueError(
+                f"gains[{grade!r}] must be >= 0, and 0 for grade 0, got {gain:g}: a grade-0 or "
+                "negative gain would need the non-relevant documents in the ideal ranking, "
+                "which rankedu does not model (trec_eval accepts them)")
+        checked[float(grade)] = gain
+    return checked
+
+
+def _map_gains(grades: np.ndarray, gains: dict | None) -> np.ndarray:
+    """Each grade's gain: ``gains[grade]`` where given, else the grade itself (gain_init.c)."""
+    if not gains:
+        return grades
+    mapped = grades.copy()
+    for grade, gain in gains.items():
+        mapped[grades == grade] = gain
+    return mapped
+
+
+def _with_gains(ranked, gains):
+    """``ranked`` with its grades mapped through ``gains`` (trec_eval's ``ndcg.1=3,2=9``):
+    the retrieved gains, and the ideal ranking re-sorted, its zero gains dropped."""
+    gains = _as_level_gains(gains)
+    if gains is None:
+        return ranked
+    ideal_gain = _map_gains(ranked.ideal_gain, gains)
+    order = np.lexsort((-ideal_gain, ranked.ideal_query))
+    order = order[ideal_gain[order] > 0]
+    ideal_query = ranked.ideal_query[order]
+    return replace(ranked, gain=_map_gains(ranked.gain, gains), ideal_query=ideal_query,
+                   ideal_rank=ranks_within(ideal_query), ideal_gain=ideal_gain[order])
+
+
+def _gains_mapped(kernel):
+    """``kernel(ranked, k)`` as ``kernel(ranked, k, gains=None)``: the grades mapped first."""
+
+    def mapped(ranked, k=None, gains=None):
+        return kernel(_with_gains(ranked, gains), k)
+
+    mapped.__doc__ = f"{kernel.__doc__}\n\nThe grades mapped through ``gains`` first."
+    return mapped
+
+
+def _ndcg_steps(rels, k=None, pool=None, gain="linear", discount="log2", base=2,
+                gains=None) -> Steps:
+    gains = _as_level_gains(gains)
+    if gains is not None:
+        rels = _map_gains(as_numbers(rels, "rels"), gains)
+        pool = None if pool is None else _map_gains(as_numbers(pool, "pool"), gains)
     actual = _dcg_steps(rels, k, gain, discount, base)
     if pool is not None:
         _check_pool_holds(as_numbers(rels, "rels"), as_numbers(pool, "pool"))
@@ -288,7 +353,7 @@ def _ndcg_steps(rels, k=None, pool=None, gain="linear", discount="log2", base=2)
     return Steps(last(share), {"DCG": {**actual.tables["DCG"], "DCG@i/IDCG": share}, **ideal.tables})
 
 
-def _ndcg_by_query(ranked, k=None) -> np.ndarray:
+def _ndcg_unmapped_by_query(ranked, k=None) -> np.ndarray:
     """nDCG (nDCG@k) of every query at once, as trec_eval computes it: linear gain, log2
     discount, the ideal ranking from every judged document of the query (cut at k)."""
     _, divisor = DISCOUNTS["log2"]
@@ -303,7 +368,11 @@ def _ndcg_by_query(ranked, k=None) -> np.ndarray:
                        dcg_by_query(ranked.ideal_query, ranked.ideal_rank, ranked.ideal_gain))
 
 
-def ndcg(rels, k=None, *, pool=None, gain="linear", discount="log2", base=2) -> float:
+_ndcg_by_query = _gains_mapped(_ndcg_unmapped_by_query)
+
+
+def ndcg(rels, k=None, *, pool=None, gain="linear", discount="log2", base=2,
+         gains=None) -> float:
     r"""Normalised DCG: the DCG of the ranking divided by the ideal DCG.
 
     .. math:: NDCG@k = \frac{DCG@k(\text{rels})}{IDCG@k(\text{pool})}
@@ -325,6 +394,13 @@ def ndcg(rels, k=None, *, pool=None, gain="linear", discount="log2", base=2) -> 
         (scikit-learn's ideal: the candidates themselves).
     gain, discount, base
         As for :func:`dcg`.
+    gains : dict {grade: gain}, optional
+        trec_eval's gain parameters (``ndcg.1=3,2=9``; ir_measures' ``nDCG(gains={1:3,2:9})``):
+        a grade listed is replaced by its gain in ``rels`` and ``pool`` before anything else,
+        a grade not listed keeps its own value as its gain (trec_eval's gain_init.c). Grades
+        are integers >= 0, gains >= 0, grade 0's gain 0.
+        ``evaluate``'s optimistic and pessimistic tie orders sort by grade: they bound nDCG
+        when the gains keep the grades' order.
 
     Returns
     -------
@@ -360,5 +436,376 @@ def ndcg(rels, k=None, *, pool=None, gain="linear", discount="log2", base=2) -> 
 
     >>> round(rk.ndcg([1, 1, 1, -1], 4, pool=[1, 1, 1]), 4)
     0.7979
+
+    Grade 2 worth nine times grade 1 (trec_eval ``-m ndcg.2=9``):
+
+    >>> round(rk.ndcg([1, 2], pool=[1, 2], gains={2: 9}), 4)  # (1 + 9/log2 3) / (9 + 1/log2 3)
+    0.6934
     """
-    return _ndcg_steps(rels=rels, k=k, pool=pool, gain=gain, discount=discount, base=base).value
+    return _ndcg_steps(rels=rels, k=k, pool=pool, gain=gain, discount=discount, base=base,
+                       gains=gains).value
+
+
+# trec_eval's experimental gain measures (m_G.c, m_binG.c, m_ndcg_rel.c, m_Rndcg.c). Their ideal
+# ranking is trec_eval's: the positive gains of the pool, highest first.
+
+
+def _gain_lists(rels, pool, gains) -> tuple[np.ndarray, np.ndarray]:
+    """The gains of ``rels`` and the ideal ranking (the positive gains of ``pool``, highest
+    first), the grades mapped through ``gains``; ``pool`` defaults to ``rels``."""
+    gains = _as_level_gains(gains)
+    rels = _map_gains(as_numbers(rels, "rels"), gains)
+    pool = rels if pool is None else _map_gains(as_numbers(pool, "pool"), gains)
+    _check_pool_holds(rels, pool)
+    ideal = np.sort(pool[pool > 0])[::-1]
+    return rels, ideal
+
+
+def _at_depth(running: np.ndarray, query: np.ndarray, n_queries: int, which: np.ndarray,
+              depth: np.ndarray) -> np.ndarray:
+    """``running`` (per entry of ``query``) at the ``depth``-th entry of query ``which``, or at
+    its last entry when it has fewer; 0.0 at depth 0."""
+    count = np.bincount(query, minlength=n_queries)
+    start = np.cumsum(count) - count
+    depth = np.minimum(depth, count[which])
+    out = np.zeros(len(which))
+    some = depth > 0
+    out[some] = running[start[which[some]] + depth[some] - 1]
+    return out
+
+
+def _ideal_by_query(ranked) -> dict[str, np.ndarray]:
+    """Per query: R (the positive gains judged), their sum, and per ideal entry the running
+    ideal DCG."""
+    _, divisor = DISCOUNTS["log2"]
+    ideal_dcg = cumsum_by_query(ranked.ideal_query,
+                                  ranked.ideal_gain / divisor(ranked.ideal_rank))
+    return {"R": np.bincount(ranked.ideal_query, minlength=ranked.n_queries),
+            "total": np.bincount(ranked.ideal_query, weights=ranked.ideal_gain,
+                                 minlength=ranked.n_queries),
+            "IDCG": ideal_dcg}
+
+
+def _g_steps(rels, pool=None, gains=None) -> Steps:
+    rels, ideal = _gain_lists(rels, pool, gains)
+    n = len(rels)
+    ranks = np.arange(1, n + 1)
+    # The ideal's gain at each rank (0 past its end), at least 1: trec_eval's "cost".
+    cost = np.maximum(1.0, np.r_[ideal[:n], np.zeros(max(n - len(ideal), 0))])
+    columns = {"i": ranks, "gain_i": rels, "Σ gain": np.cumsum(rels),
+               "Σ max(1, ideal gain)": np.cumsum(cost)}
+    with np.errstate(divide="ignore", invalid="ignore"):
+        term = rels / np.log2(2.0 + columns["Σ max(1, ideal gain)"] - columns["Σ gain"])
+    columns["gain_i / log2(2 + Σ cost - Σ gain)"] = np.where(rels != 0, term, 0.0)
+    total = float(np.sum(ideal))
+    columns["G@i"] = safe_divide(np.cumsum(columns["gain_i / log2(2 + Σ cost - Σ gain)"]),
+                                 total)
+    return Steps(last(columns["G@i"]),
+                 {"G": columns, "ideal gains": {"j": np.arange(1, len(ideal) + 1),
+                                                "ideal gain_j": ideal,
+                                                "Σ ideal gain": np.cumsum(ideal)}})
+
+
+def g(rels, pool=None, *, gains=None) -> float:
+    r"""trec_eval's normalised gain G: a gain discounted by how far the ranking so far falls
+    behind the ideal one, divided by the ideal's total gain.
+
+    .. math::
+
+        G = \frac{1}{\sum_j I_j} \sum_{i:\, g_i \neq 0}
+            \frac{g_i}{\log_2\left(2 + \sum_{j \le i} \max(1, I_j) - \sum_{j \le i} g_j\right)}
+
+    :math:`I_j` is the ideal ranking's gain at rank j (the positive gains of ``pool``, highest
+    first; 0 past its end). A document found while the ranking keeps up with the ideal one
+    counts almost fully; one found after much gain was missed counts less. Chris Buckley's
+    experimental measure of trec_eval (m_G.c, 2008), between AP and nDCG.
+    It is not monotone in the order: moving a higher gain up can lower G (``[1, 3, 2]`` scores
+    less than ``[1, 2, 3]`` against the ideal 3, 2, 1), so ``evaluate``'s optimistic and
+    pessimistic tie orders do not bound it.
+
+    Parameters
+    ----------
+    rels : sequence of float
+        Grades of the retrieved documents in rank order, rank 1 first.
+    pool : sequence of float, optional
+        Grades of every judged document of the query (the ideal ranking); it must hold every
+        positive grade of ``rels`` at least as often. Defaults to ``rels``.
+    gains : dict {grade: gain}, optional
+        trec_eval's gain parameters, as for :func:`ndcg`.
+
+    Returns
+    -------
+    float
+        0.0 when the pool has no positive gain.
+
+    Notes
+    -----
+    The chapter :doc:`/book/ndcg` explains the gains and discounts it builds on.
+
+    References
+    ----------
+    - ``trec_eval``: Buckley, C. et al. trec_eval 10.0, m_G.c (the measure's definition).
+
+    Examples
+    --------
+    >>> import rankedu as rk
+    >>> rk.g([1, 1], pool=[1, 1])  # keeps up with the ideal: 1/log2(2) each, over 2
+    1.0
+    >>> rk.g([0, 1], pool=[1])  # cost 1 + 1, gain 1: 1/log2(3)
+    0.6309297535714575
+    """
+    return _g_steps(rels=rels, pool=pool, gains=gains).value
+
+
+def _g_unmapped_by_query(ranked, k=None) -> np.ndarray:
+    """G of every query at once."""
+    ideal = _ideal_by_query(ranked)
+    extra = cumsum_by_query(ranked.ideal_query, np.maximum(ranked.ideal_gain, 1.0) - 1.0)
+    depth = np.minimum(ranked.rank, ideal["R"][ranked.query])
+    cost = ranked.rank + _at_depth(extra, ranked.ideal_query, ranked.n_queries, ranked.query,
+                                   depth)
+    so_far = cumsum_by_query(ranked.query, ranked.gain)
+    nonzero = ranked.gain != 0
+    term = np.zeros(len(ranked.gain))
+    term[nonzero] = ranked.gain[nonzero] / np.log2(2.0 + cost[nonzero] - so_far[nonzero])
+    return safe_divide(ranked.sum_by_query(term), ideal["total"])
+
+
+_g_by_query = _gains_mapped(_g_unmapped_by_query)
+
+
+def _bin_g_steps(rels, n_relevant, threshold=1) -> Steps:
+    rels = as_numbers(rels, "rels")
+    threshold = as_above(threshold, "threshold", 0)
+    if isinstance(n_relevant, (bool, np.bool_)) or not isinstance(n_relevant, numbers.Integral) \
+            or n_relevant < 0:
+        raise ValueError(f"n_relevant must be an integer >= 0, got {n_relevant!r}")
+    relevant = rels >= threshold
+    if relevant.sum() > n_relevant:
+        raise ValueError(f"n_relevant ({n_relevant}) is below the relevant documents of rels "
+                         f"({int(relevant.sum())})")
+    ranks = np.arange(1, len(rels) + 1)
+    above = ranks - np.cumsum(relevant)  # non-relevant above (at a relevant rank)
+    credit = np.where(relevant, 1.0 / np.log2(2.0 + above), 0.0)
+    columns = {"i": ranks, "relevant": relevant, "non-relevant above": above,
+               "1/log2(2 + non-relevant above)": credit,
+               "binG@i": safe_divide(np.cumsum(credit), n_relevant)}
+    return Steps(last(columns["binG@i"]), {"binG": columns})
+
+
+def bin_g(rels, n_relevant, threshold=1) -> float:
+    r"""trec_eval's binary G: each relevant document retrieved scores 1 / log2(2 + m), m the
+    non-relevant (or unjudged) documents above it; the sum divided by R.
+
+    .. math:: \mathrm{binG} = \frac{1}{R} \sum_{i:\, \mathrm{rel}_i \ge t}
+              \frac{1}{\log_2(2 + m_i)}
+
+    G (:func:`g`) with every relevant document's gain 1 (m_binG.c).
+
+    Parameters
+    ----------
+    rels : sequence of float
+        Grades of the retrieved documents in rank order, rank 1 first.
+    n_relevant : int >= 0
+        R, the relevant documents judged for the query, retrieved or not.
+    threshold : float > 0, default 1
+        A document is relevant when its grade is >= threshold (trec_eval ``-l``).
+
+    Returns
+    -------
+    float
+        0.0 when R is 0.
+
+    Notes
+    -----
+    The chapter :doc:`/book/ndcg` explains the discount it builds on.
+
+    References
+    ----------
+    - ``trec_eval``: Buckley, C. et al. trec_eval 10.0, m_binG.c (the measure's definition).
+
+    Examples
+    --------
+    >>> import rankedu as rk
+    >>> rk.bin_g([1, 0, 0, 1], n_relevant=2)  # (1/log2(2) + 1/log2(4)) / 2
+    0.75
+    """
+    return _bin_g_steps(rels=rels, n_relevant=n_relevant, threshold=threshold).value
+
+
+def _bin_g_by_query(ranked, k=None) -> np.ndarray:
+    """binG of every query at once."""
+    above = ranked.rank - cumsum_by_query(ranked.query, ranked.relevant)
+    credit = np.where(ranked.relevant, 1.0 / np.log2(2.0 + above), 0.0)
+    return safe_divide(ranked.sum_by_query(credit), ranked.n_relevant)
+
+
+def _ndcg_at(rels: np.ndarray, ideal: np.ndarray, depths) -> dict[str, np.ndarray]:
+    """DCG@m, IDCG@m (the ideal cut at m) and nDCG@m at each of the ``depths`` m."""
+    _, divisor = DISCOUNTS["log2"]
+    depths = np.asarray(depths, dtype=np.int64)
+    dcg_at = np.r_[0.0, np.cumsum(rels / divisor(np.arange(1.0, len(rels) + 1)))]
+    idcg_at = np.r_[0.0, np.cumsum(ideal / divisor(np.arange(1.0, len(ideal) + 1)))]
+    dcg_m = dcg_at[np.minimum(depths, len(rels))]
+    idcg_m = idcg_at[np.minimum(depths, len(ideal))]
+    return {"m": depths, "DCG@m": dcg_m, "IDCG@m": idcg_m, "nDCG@m": safe_divide(dcg_m, idcg_m)}
+
+
+def _ndcg_rel_steps(rels, pool=None, gains=None) -> Steps:
+    rels, ideal = _gain_lists(rels, pool, gains)
+    found = np.flatnonzero(rels > 0) + 1
+    missed = len(ideal) - len(found)  # scored at the end of the list: DCG / the whole IDCG
+    columns = {"document": np.array([f"rank {r}" for r in found] + ["not retrieved"] * missed),
+               **_ndcg_at(rels, ideal, np.r_[found, [max(len(rels), len(ideal))] * missed])}
+    columns["max(0, Σ nDCG@m) / R"] = safe_divide(np.maximum(np.cumsum(columns["nDCG@m"]), 0),
+                                                  len(ideal))
+    return Steps(last(columns["max(0, Σ nDCG@m) / R"]), {"ndcg_rel": columns})
+
+
+def ndcg_rel(rels, pool=None, *, gains=None) -> float:
+    r"""trec_eval's ndcg_rel: nDCG averaged over the relevant documents, each scored by the nDCG
+    at its rank, or, when it was not retrieved, by the nDCG of the whole list.
+
+    .. math::
+
+        \mathrm{ndcg\_rel} = rac{1}{R} \Big( \sum_{i:\, g_i > 0} nDCG@i
+            + (R - R_{ret})\, nDCG \Big)
+
+    R is the number of judged documents with a positive gain, :math:`R_{ret}` those retrieved,
+    nDCG@i uses the ideal ranking cut at i (the positive gains of ``pool``, highest first). A
+    sum below 0 (negative grades only) counts 0, as in trec_eval (m_ndcg_rel.c).
+
+    Parameters
+    ----------
+    rels : sequence of float
+        Grades of the retrieved documents in rank order, rank 1 first.
+    pool : sequence of float, optional
+        Grades of every judged document of the query; defaults to ``rels``.
+    gains : dict {grade: gain}, optional
+        trec_eval's gain parameters, as for :func:`ndcg`.
+
+    Returns
+    -------
+    float
+        0.0 when the pool has no positive gain.
+
+    Notes
+    -----
+    The chapter :doc:`/book/ndcg` explains nDCG.
+
+    References
+    ----------
+    - ``trec_eval``: Buckley, C. et al. trec_eval 10.0, m_ndcg_rel.c (the measure's definition).
+
+    Examples
+    --------
+    >>> import rankedu as rk
+    >>> rk.ndcg_rel([1, 0], pool=[1, 1])  # nDCG@1 = 1, then the missed one: nDCG = 1/1.6309
+    0.8065735963827292
+    """
+    return _ndcg_rel_steps(rels=rels, pool=pool, gains=gains).value
+
+
+def _dcg_by_query(ranked) -> np.ndarray:
+    """The running DCG of every retrieved document, within its query."""
+    _, divisor = DISCOUNTS["log2"]
+    return cumsum_by_query(ranked.query, ranked.gain / divisor(ranked.rank.astype(float)))
+
+
+def _ndcg_rel_unmapped_by_query(ranked, k=None) -> np.ndarray:
+    """ndcg_rel of every query at once."""
+    ideal, running = _ideal_by_query(ranked), _dcg_by_query(ranked)
+    queries = np.arange(ranked.n_queries)
+    found = np.flatnonzero(ranked.gain > 0)
+    at_rank = safe_divide(running[found], _at_depth(ideal["IDCG"], ranked.ideal_query,
+                                                    ranked.n_queries, ranked.query[found],
+                                                    ranked.rank[found]))
+    total = np.bincount(ranked.query[found], weights=at_rank, minlength=ranked.n_queries)
+    missed = ideal["R"] - np.bincount(ranked.query[found], minlength=ranked.n_queries)
+    whole = safe_divide(
+        _at_depth(running, ranked.query, ranked.n_queries, queries, np.iinfo(np.int64).max),
+        _at_depth(ideal["IDCG"], ranked.ideal_query, ranked.n_queries, queries, ideal["R"]))
+    return safe_divide(np.maximum(total + missed * whole, 0), ideal["R"])
+
+
+_ndcg_rel_by_query = _gains_mapped(_ndcg_rel_unmapped_by_query)
+
+
+def _rndcg_steps(rels, pool=None, n_relevant=None, gains=None) -> Steps:
+    rels, ideal = _gain_lists(rels, pool, gains)
+    # The last rank of each run of equal gains in the ideal ranking, and the list's end when it
+    # runs on past R + 1 (trec_eval's loops end there otherwise).
+    depths = np.flatnonzero(np.r_[ideal[1:] != ideal[:-1], len(ideal) > 0]) + 1
+    if len(rels) > len(ideal) + 1 and len(ideal):
+        depths = np.r_[depths, len(rels)]
+    if n_relevant is not None and n_relevant == 0:
+        depths = depths[:0]  # trec_eval scores 0 a query with nothing relevant (-l)
+    columns = _ndcg_at(rels, ideal, depths)
+    columns["mean nDCG@m"] = np.cumsum(columns["nDCG@m"]) / np.arange(1, len(depths) + 1)
+    return Steps(last(columns["mean nDCG@m"]), {"Rndcg": columns})
+
+
+def rndcg(rels, pool=None, *, n_relevant=None, gains=None) -> float:
+    r"""trec_eval's Rndcg: nDCG averaged at the "R levels", the ranks where the ideal ranking's
+    gain drops (and at the end of a list longer than R + 1).
+
+    With 5 judged documents of gain 3, 3 of gain 2 and 10 of gain 1, Rndcg is the mean of
+    nDCG@5, nDCG@8, nDCG@18 and, when more than 19 documents were retrieved, nDCG at the
+    list's end (m_Rndcg.c; its help text counts the gain-0 documents as a level too, its code
+    stops at the last positive gain and adds the list's end instead).
+
+    Parameters
+    ----------
+    rels : sequence of float
+        Grades of the retrieved documents in rank order, rank 1 first.
+    pool : sequence of float, optional
+        Grades of every judged document of the query; defaults to ``rels``.
+    n_relevant : int, optional
+        The relevant documents judged (grade >= trec_eval's ``-l``); when it is 0 the value is
+        0.0 whatever the gains, as in trec_eval.
+    gains : dict {grade: gain}, optional
+        trec_eval's gain parameters, as for :func:`ndcg`.
+
+    Returns
+    -------
+    float
+        0.0 when the pool has no positive gain.
+
+    Notes
+    -----
+    The chapter :doc:`/book/ndcg` explains nDCG.
+
+    References
+    ----------
+    - ``trec_eval``: Buckley, C. et al. trec_eval 10.0, m_Rndcg.c (the measure's definition).
+
+    Examples
+    --------
+    >>> import rankedu as rk
+    >>> round(rk.rndcg([2, 0, 1], pool=[2, 1]), 4)  # mean of nDCG@1 = 1 and nDCG@2 = 0.7602
+    0.8801
+    """
+    return _rndcg_steps(rels=rels, pool=pool, n_relevant=n_relevant, gains=gains).value
+
+
+def _rndcg_unmapped_by_query(ranked, k=None) -> np.ndarray:
+    """Rndcg of every query at once."""
+    ideal, running = _ideal_by_query(ranked), _dcg_by_query(ranked)
+    query, gain = ranked.ideal_query, ranked.ideal_gain
+    end = np.r_[(query[1:] != query[:-1]) | (gain[1:] != gain[:-1]), True] if len(query) \
+        else np.zeros(0, bool)
+    at_level = safe_divide(
+        _at_depth(running, ranked.query, ranked.n_queries, query[end], ranked.ideal_rank[end]),
+        ideal["IDCG"][end])
+    total = np.bincount(query[end], weights=at_level, minlength=ranked.n_queries) * 1.0
+    count = np.bincount(query[end], minlength=ranked.n_queries)
+    retrieved = np.bincount(ranked.query, minlength=ranked.n_queries)
+    longer = np.flatnonzero((retrieved > ideal["R"] + 1) & (ideal["R"] > 0))
+    total[longer] += safe_divide(
+        _at_depth(running, ranked.query, ranked.n_queries, longer, retrieved[longer]),
+        _at_depth(ideal["IDCG"], query, ranked.n_queries, longer, ideal["R"][longer]))
+    count[longer] += 1
+    return np.where(ranked.n_relevant > 0, safe_divide(total, count), 0.0)
+
+
+_rndcg_by_query = _gains_mapped(_rndcg_unmapped_by_query)

@@ -38,12 +38,13 @@ from rankedu.core.validation import (
     as_gains,
     as_labels,
     as_number,
+    as_numbers,
     as_open_probability,
     as_probabilities,
     same_length,
 )
 
-__all__ = ["inst", "rbp"]
+__all__ = ["inst", "rbp", "rbp_trec", "rbp_trec_resid"]
 
 #: cwl-eval's ``--max_depth``: how many ranks its user may read, the list padded with zero gains.
 CWL_DEPTH = 1000
@@ -293,6 +294,123 @@ def rbp(rels, p=0.8, *, depth=None, judged=None) -> float:
     return _rbp_steps(rels=rels, p=p, depth=depth, judged=judged).value
 
 
+def _rbp_trec_steps(rels, pool=None, p=0.9) -> Steps:
+    grades = as_numbers(rels, "rels")
+    top = max(1.0, float(np.max(as_numbers(grades if pool is None else pool, "pool"),
+                                initial=0.0)))
+    steps = _rbp_steps(grades / top, p)
+    table = {"i": steps.tables["RBP"]["i"], "grade_i": grades, **steps.tables["RBP"]}
+    return Steps(steps.value, {"RBP": table, "gain = grade / max(1, top grade)":
+                               {"top grade of the pool": np.array([top])}})
+
+
+def rbp_trec(rels, pool=None, p=0.9) -> float:
+    r"""trec_eval's rbp: rank-biased precision over the whole list, each grade divided by the
+    top grade of the query's judgments (when above 1), persistence 0.9 by default.
+
+    .. math::
+
+        \mathrm{rbp} = (1 - p) \sum_{i=1}^{n} p^{\,i-1}\, rac{g_i}{\max(1, g_{\max})}
+
+    Moffat and Zobel's RBP, :func:`rbp` with ``depth=None``, on trec_eval's gains (m_rbp.c):
+    its gain parameters scale the grades into [0, 1] per query, so a query judged 0..4 reads a
+    grade 2 as 0.5 and a query judged 0..2 reads it as 1. The list is read to its end, not
+    padded to a depth (cwl-eval's convention, the registry's ``RBP``).
+
+    Parameters
+    ----------
+    rels : sequence of float
+        Grades of the retrieved documents in rank order, rank 1 first, each >= 0.
+    pool : sequence of float, optional
+        Grades of every judged document of the query: its largest is g_max. Defaults to
+        ``rels``.
+    p : float, default 0.9
+        Persistence, the probability of reading on; in (0, 1).
+
+    Returns
+    -------
+    float
+        In [0, 1].
+
+    Raises
+    ------
+    ValueError
+        Naming ``rels`` for a grade below 0 or above the pool's largest one, ``p`` outside
+        (0, 1).
+
+    Notes
+    -----
+    The chapter :doc:`/book/user_models` explains RBP.
+
+    References
+    ----------
+    - ``moffat2008``: Moffat, A. and Zobel, J. (2008). Rank-biased precision for measurement of
+      retrieval effectiveness. ACM TOIS 27(1), 2:1-2:27.
+
+    Examples
+    --------
+    >>> import rankedu as rk
+    >>> rk.rbp_trec([2, 0, 4], pool=[4, 2, 0], p=0.5)  # 0.5 (0.5 + 0.25 * 1)
+    0.375
+    """
+    return _rbp_trec_steps(rels=rels, pool=pool, p=p).value
+
+
+def _rbp_trec_resid_steps(judged, p=0.9) -> Steps:
+    judged = as_labels(judged, "judged")
+    steps = _rbp_steps(np.zeros(len(judged)), p, judged=judged)
+    residual = steps.tables["residual"]
+    counted = residual["weight"][-1] if (judged == 0).any() else 0.0
+    table = {"where": np.r_[residual["where"][:2], ["rbp_resid (0 when every one is judged)"]],
+             "weight": np.r_[residual["weight"][:2], counted]}
+    return Steps(counted, {"rbp_resid": table})
+
+
+def rbp_trec_resid(judged, p=0.9) -> float:
+    r"""trec_eval's rbp_resid: RBP's residual, the most RBP could still rise, when the list holds
+    an unjudged document; else 0.
+
+    .. math::
+
+        \mathrm{rbp\_resid} = p^{\,n} + (1 - p) \sum_{i:\ 	ext{unjudged}} p^{\,i-1}
+
+    The weight of the unjudged documents plus that of the ranks past the list's end,
+    :math:`p^n` (m_rbp_resid.c). trec_eval reports 0, not :math:`p^n`, for a list whose every
+    document was judged.
+
+    Parameters
+    ----------
+    judged : sequence of bool
+        Whether each retrieved document, in rank order, was judged (a negative qrels grade is
+        "pooled but not judged").
+    p : float, default 0.9
+        Persistence, in (0, 1).
+
+    Returns
+    -------
+    float
+        In [0, 1].
+
+    Notes
+    -----
+    The chapter :doc:`/book/user_models` explains RBP's residual.
+
+    References
+    ----------
+    - ``moffat2008``: Moffat, A. and Zobel, J. (2008). Rank-biased precision for measurement of
+      retrieval effectiveness. ACM TOIS 27(1), 2:1-2:27.
+
+    Examples
+    --------
+    >>> import rankedu as rk
+    >>> rk.rbp_trec_resid([True, False], p=0.5)  # 0.5^2 + 0.5 * 0.5
+    0.5
+    >>> rk.rbp_trec_resid([True, True], p=0.5)
+    0.0
+    """
+    return _rbp_trec_resid_steps(judged=judged, p=p).value
+
+
 def _inst_steps(rels, T=1.0, *, depth=CWL_DEPTH) -> Steps:
     gains = as_gains(rels, "rels")
     T = _as_target(T)
@@ -409,3 +527,25 @@ def _inst_by_query(ranked, k=None, *, T=1.0, depth=CWL_DEPTH) -> np.ndarray:
     T = _as_target(T)
     depth = _as_depth(depth, allow_none=False)
     return _by_query(ranked, lambda g: _inst_continuation(g, T), depth)
+
+
+def _rbp_trec_weights(ranked, p: float) -> np.ndarray:
+    """(1 - p) p^(i-1) at each retrieved document's rank i."""
+    p = as_open_probability(p, "p", " (the probability of reading on)")
+    return (1.0 - p) * p ** (ranked.rank - 1.0)
+
+
+def _rbp_trec_by_query(ranked, k=None, *, p=0.9) -> np.ndarray:
+    """trec_eval's rbp of every query at once: each grade over its query's top grade (> 1)."""
+    top = np.ones(ranked.n_queries)
+    np.maximum.at(top, ranked.ideal_query, ranked.ideal_gain)
+    return ranked.sum_by_query(_rbp_trec_weights(ranked, p) * ranked.gain / top[ranked.query])
+
+
+def _rbp_trec_resid_by_query(ranked, k=None, *, p=0.9) -> np.ndarray:
+    """trec_eval's rbp_resid of every query at once."""
+    unjudged = ~ranked.judged
+    weight = ranked.sum_by_query(_rbp_trec_weights(ranked, p) * unjudged)
+    length = np.bincount(ranked.query, minlength=ranked.n_queries)
+    some = np.bincount(ranked.query, weights=unjudged, minlength=ranked.n_queries) > 0
+    return np.where(some, p ** length + weight, 0.0)

@@ -139,6 +139,18 @@ _JUDGED_ONLY = Parameter("judged_only", bool, False,
 # zero-gain documents, and normalise their weights over them.
 _DEPTH = Parameter("depth", int, _user.CWL_DEPTH, "ranks read, the list zero-padded to them")
 
+# trec_eval's gain parameters (gain_init.c: ndcg.1=3,2=9), spelled as ir_measures spells them,
+# nDCG(gains={1:3,2:9}): a grade listed gets its gain, one not listed keeps its own value.
+_GAINS = Parameter("gains", dict, None, "{grade: gain, ...}: the gain of each grade listed "
+                   "(trec_eval's rel_level=gain); a grade not listed is its own gain")
+
+# trec_eval's rbp and rbp_resid: persistence 0.9 (m_rbp.c).
+_P_TREC = Parameter("p", float, 0.9, "persistence: the probability of reading on")
+
+
+def _with_pool(lists, k, gains):
+    return {"rels": lists.rels, "pool": lists.pool, "gains": gains}
+
 MEASURES: dict[str, Measure] = {m.name: m for m in [
     Measure("P", "precision at k: relevant documents in the top k, divided by k", "cutoff",
             "required", _cutoff.precision_at_k, _k_only, _cutoff._precision_at_k_by_query,
@@ -162,9 +174,26 @@ MEASURES: dict[str, Measure] = {m.name: m for m in [
             _rr._success_at_k_by_query),
     Measure("nDCG", "DCG (of the top k) over the DCG of the ideal ranking of every judged "
             "document (cut at k)", "ndcg", "optional", _dcg.ndcg,
-            lambda lists, k: {"rels": lists.rels, "k": k, "pool": lists.pool},
-            _dcg._ndcg_by_query, parameters=(_JUDGED_ONLY,),
-            average=_ties.linear(_dcg._ndcg_by_query)),
+            lambda lists, k, gains: {"rels": lists.rels, "k": k, "pool": lists.pool,
+                                     "gains": gains},
+            _dcg._ndcg_by_query, parameters=(_JUDGED_ONLY, _GAINS),
+            average=_dcg._gains_mapped(_ties.linear(_dcg._ndcg_unmapped_by_query))),
+    Measure("G", "trec_eval's normalised gain: each gain over log2(2 + the ideal's gain so far "
+            "(at least 1 a rank) - the ranking's), summed over the ideal's total gain",
+            "ndcg", "none", _dcg.g, _with_pool, _dcg._g_by_query, parameters=(_GAINS,)),
+    Measure("BinG", "trec_eval's binG: each relevant document scores 1 / log2(2 + the "
+            "non-relevant ones above it); the sum divided by R", "ndcg", "none", _dcg.bin_g,
+            lambda lists, k: {"rels": lists.rels, "n_relevant": lists.n_relevant,
+                              "threshold": lists.threshold},
+            _dcg._bin_g_by_query),
+    Measure("nDCGRel", "trec_eval's ndcg_rel: nDCG at the rank of each relevant document "
+            "(the whole list's for one not retrieved), averaged over them", "ndcg", "none",
+            _dcg.ndcg_rel, _with_pool, _dcg._ndcg_rel_by_query, parameters=(_GAINS,)),
+    Measure("RnDCG", "trec_eval's Rndcg: nDCG averaged at the ranks where the ideal gain drops "
+            "(and at the end of a list longer than R + 1)", "ndcg", "none", _dcg.rndcg,
+            lambda lists, k, gains: {**_with_pool(lists, k, gains),
+                                     "n_relevant": lists.n_relevant},
+            _dcg._rndcg_by_query, parameters=(_GAINS,)),
     Measure("Rprec", "precision at rank R, R the number of relevant judged documents",
             "cutoff", "none", _cutoff.r_precision,
             lambda lists, k: {"rels": lists.rels, "n_relevant": lists.n_relevant,
@@ -188,6 +217,16 @@ MEASURES: dict[str, Measure] = {m.name: m for m in [
             _user._inst_by_query,
             parameters=(Parameter("T", float, 1.0, "the gain the user wants"), _DEPTH),
             unit_gains=True),
+    Measure("RBPtrec", "trec_eval's rbp: (1 - p) sum_i p^(i-1) g_i over the whole list, g_i the "
+            "grade over the query's top grade (when above 1)", "user_models", "none",
+            _user.rbp_trec,
+            lambda lists, k, p: {"rels": lists.rels, "pool": lists.pool, "p": p},
+            _user._rbp_trec_by_query, parameters=(_P_TREC,)),
+    Measure("RBPtrecResid", "trec_eval's rbp_resid: RBP's residual p^n + (1 - p) sum of p^(i-1) "
+            "over the unjudged ranks i; 0 when every document is judged", "user_models",
+            "none", _user.rbp_trec_resid,
+            lambda lists, k, p: {"judged": _all_judged(lists), "p": p},
+            _user._rbp_trec_resid_by_query, parameters=(_P_TREC,)),
     Measure("Bpref", "bpref: each judged relevant document scores 1 - min(m, R) / min(N, R), m the "
             "judged non-relevant documents above it; the sum divided by R (unjudged skipped)",
             "incomplete_judgments", "none", _incomplete.bpref, _bpref_arguments,
@@ -272,6 +311,19 @@ _WRITTEN = {
             "a number in ASCII digits"),
     bool: (re.compile(r"True|False"), "True or False"),
 }
+_NUMBER = _WRITTEN[float][0].pattern
+_WRITTEN[dict] = (re.compile(rf"\{{\s*(?:[0-9]+\s*:\s*{_NUMBER}\s*"
+                             rf"(?:,\s*[0-9]+\s*:\s*{_NUMBER}\s*)*)?\}}"),
+                  "a mapping {grade: gain, ...} of integers >= 0 to numbers")
+
+
+def _read_mapping(text: str, written: str) -> dict:
+    """``{1:3,2:9}`` as {1: 3.0, 2: 9.0}; a grade given twice is an error."""
+    pairs = [item.split(":") for item in text.strip("{} ").split(",") if item.strip()]
+    mapping = {int(grade): float(gain) for grade, gain in pairs}
+    if len(mapping) < len(pairs):
+        raise ValueError(f"measures: {written!r} gives a grade twice in its mapping")
+    return mapping
 
 
 def _parse_value(text: str, parameter: Parameter, written: str):
@@ -279,6 +331,8 @@ def _parse_value(text: str, parameter: Parameter, written: str):
     if not pattern.fullmatch(text):
         raise ValueError(
             f"measures: {parameter.name} of {written!r} must be {spelled}, got {text!r}")
+    if parameter.type is dict:
+        return _read_mapping(text, written)
     return text == "True" if parameter.type is bool else parameter.type(text)
 
 
@@ -306,7 +360,8 @@ def _parse_one(written: str) -> ParsedMeasure:
     declared = {p.name: p for p in measure.parameters}
     params = {p.name: p.default for p in measure.parameters}
     given = set()
-    for item in [] if params_text is None else params_text.split(","):
+    # A comma separates parameters, except inside a mapping's braces.
+    for item in [] if params_text is None else re.split(r",(?![^{}]*\})", params_text):
         key, equals, value = (part.strip() for part in item.partition("="))
         if not key:
             raise ValueError(f"measures: {written!r} has an empty parameter: write "
