@@ -70,6 +70,8 @@ def test_a_set_names_every_family_and_a_family_given_again_replaces_its_defaults
      ("Rprec_mult.5.0,0.2,0.35", ["Rprec_mult_0.20", "Rprec_mult_0.35", "Rprec_mult_5.00"]),
      ("utility.2,-1,0,0", ["utility_2,-1,0,0"]),
      ("11pt_avg..25,.5,.75", ["11pt_avg_.25,.5,.75"]),
+     ("ndcg.1=3,2=9,4=4.5", ["ndcg_1=3,2=9,4=4.5"]),
+     ("rbp.p=0.5", ["rbp_p=0.5"]),
      ("success.2,5,20", ["success_2", "success_5", "success_20"])],
 )
 def test_trec_eval_parameters_print_as_trec_eval_prints_them(written, columns_):
@@ -88,6 +90,8 @@ def test_a_fractional_cutoff_is_read_as_trec_eval_reads_it_with_a_warning():
      ("P_x", "a parameter of trec_eval's P must be a number, got 'x'"),
      ("map.5", "trec_eval's map takes no parameters"),
      ("utility.1,2", "trec_eval's utility takes 4 numbers"),
+     ("ndcg.1", "trec_eval's ndcg takes name=value pairs"),
+     ("rbp.q=0.5", "trec_eval's rbp takes p=value"),
      ("relstring", "relstring is not a number per query"),
      ("runid", "runid is not a number per query"),
      ("ndcg@10", "did you mean 'nDCG@10'?"), ("NDCG@10(judged_only=True)", "parameters go before"),
@@ -97,3 +101,13 @@ def test_bad_trec_eval_names_say_what_is_wrong(written, message):
     with pytest.raises(ValueError, match="^measures") as error:
         parse([written])
     assert message in str(error.value)
+
+
+def test_trec_eval_gains_and_persistence_are_rankedus_parameters():
+    (ndcg,) = parse(["ndcg.1=3,2=9,4=4.5"])
+    assert (ndcg.name, ndcg.measure.name, ndcg.params["gains"]) == (
+        "ndcg_1=3,2=9,4=4.5", "nDCG", {1: 3.0, 2: 9.0, 4: 4.5})
+    (rbp,) = parse(["rbp.p=0.5"])
+    assert (rbp.name, rbp.measure.name, rbp.params) == ("rbp_p=0.5", "RBPtrec", {"p": 0.5})
+    # A name as trec_eval prints it is read back as the same measure.
+    assert parse(["ndcg_1=3,2=9,4=4.5"])[0].params == ndcg.params

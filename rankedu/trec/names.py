@@ -106,6 +106,37 @@ def _utility(text: str, family: str) -> str:
     return f"Utility(a={a!r},b={b!r},c={c!r},d={d!r})"
 
 
+def _pairs(text: str, family: str) -> list[tuple[str, float]]:
+    """trec_eval's ``name=value,...`` parameters (``get_param_pairs`` in meas_init.c)."""
+    pairs = []
+    for part in text.split(","):
+        name, equals, value = part.partition("=")
+        if not equals or not name:
+            raise ValueError(f"measures: trec_eval's {family} takes name=value pairs, got "
+                             f"{text!r}")
+        pairs.append((name, _atof(value, family)))
+    return pairs
+
+
+def _gains(spelling: str):
+    """``1=3,2=9`` (trec_eval's gain of each grade) as ``NAME(gains={1:3.0,2:9.0})``."""
+    def given(text: str, family: str) -> str:
+        gains = ",".join(f"{_atof(grade, family):g}:{gain!r}"
+                         for grade, gain in _pairs(text, family))
+        return f"{spelling}(gains={{{gains}}})"
+    return given
+
+
+def _persistence(spelling: str):
+    """``p=0.5`` (trec_eval's rbp parameter) as ``NAME(p=0.5)``."""
+    def given(text: str, family: str) -> str:
+        pairs = _pairs(text, family)
+        if [name for name, _ in pairs] != ["p"]:
+            raise ValueError(f"measures: trec_eval's {family} takes p=value, got {text!r}")
+        return f"{spelling}(p={pairs[0][1]!r})"
+    return given
+
+
 def _points(text: str, family: str) -> str:
     return "IPrecAvg(points=" + ";".join(map(repr, _numbers(text, family))) + ")"
 
@@ -133,11 +164,11 @@ FAMILIES = {family.name: family for family in [
            tuple(round(0.2 * i, 1) for i in range(1, 11))),
     Family("utility", "Utility", "values", (None,), _utility),
     Family("11pt_avg", "IPrecAvg", "values", (None,), _points),
-    Family("binG", "binG"),
-    Family("G", "G"),
-    Family("ndcg", "nDCG", "values", (None,), None),
-    Family("ndcg_rel", "nDCGRel"),
-    Family("Rndcg", "RnDCG"),
+    Family("binG", "BinG"),
+    Family("G", "G", "values", (None,), _gains("G")),
+    Family("ndcg", "nDCG", "values", (None,), _gains("nDCG")),
+    Family("ndcg_rel", "nDCGRel", "values", (None,), _gains("nDCGRel")),
+    Family("Rndcg", "RnDCG", "values", (None,), _gains("RnDCG")),
     Family("ndcg_cut", "nDCG@{}", "cutoffs", _CUTOFFS),
     Family("map_cut", "AP@{}", "cutoffs", _CUTOFFS),
     Family("relative_P", "RelP@{}", "cutoffs", _CUTOFFS),
@@ -148,8 +179,8 @@ FAMILIES = {family.name: family for family in [
     Family("set_map", "SetAP"),
     Family("set_F", "SetF"),
     Family("num_nonrel_judged_ret", "NumNonRelJudgedRet"),
-    Family("rbp", "RBPtrec"),
-    Family("rbp_resid", "RBPtrecResid"),
+    Family("rbp", "RBPtrec", "values", (None,), _persistence("RBPtrec")),
+    Family("rbp_resid", "RBPtrecResid", "values", (None,), _persistence("RBPtrecResid")),
     Family("unj", "Unjudged@{}", "cutoffs", (5, 10, 20)),
 ]}
 
