@@ -10,7 +10,7 @@ import pytest
 
 import rankedu as rk
 from conftest import ALL_MEASURES
-from rankedu.trec.join import _line_order
+from rankedu.trec import join
 
 
 def test_tied_scores_are_broken_by_docno_descending_as_strings():
@@ -106,10 +106,17 @@ def _evaluations(qrels, run):
     return results
 
 
+# Stretches of lines moved as slices (1), or through an index of every line (10**9).
+SHORTEST_MOVES = [1, 10**9]
+
+
+@pytest.mark.parametrize("shortest", SHORTEST_MOVES)
 @pytest.mark.parametrize("arrangement", ["numeric", "reversed", "random", "split"])
-def test_a_run_grouped_by_query_in_any_order_equals_the_sorted_run(tmp_path, arrangement):
+def test_a_run_grouped_by_query_in_any_order_equals_the_sorted_run(tmp_path, monkeypatch,
+                                                                   arrangement, shortest):
     # The sorted run takes the path that sorts the lines (shuffled); every arrangement of the
     # queries' blocks must give the same values, query order (strings) and warnings.
+    monkeypatch.setattr(join, "_SHORTEST_MOVE", shortest)
     blocks, judgments = _grouped_run()
     order = {"numeric": range(len(blocks)), "reversed": range(len(blocks))[::-1],
              "random": np.random.default_rng(5).permutation(len(blocks)),
@@ -138,9 +145,12 @@ def test_a_run_grouped_by_query_in_any_order_equals_the_sorted_run(tmp_path, arr
     assert any(w[0] is rk.TieWarning for w in expected[0][1])
 
 
+@pytest.mark.parametrize("shortest", SHORTEST_MOVES)
 @pytest.mark.parametrize("arrangement", ["numeric", "reversed", "random", "split"])
-def test_the_line_order_sorts_only_a_query_split_in_two_stretches(monkeypatch, arrangement):
+def test_the_line_order_sorts_only_a_query_split_in_two_stretches(monkeypatch, arrangement,
+                                                                  shortest):
     # Query codes as the string order gives them: q0 -> 0, q1 -> 1, q10 -> 2, ...
+    monkeypatch.setattr(join, "_SHORTEST_MOVE", shortest)
     names = sorted(f"q{q}" for q in range(12))
     rng = np.random.default_rng(1)
     blocks = [(np.full(n, names.index(f"q{q}"), dtype=np.int32),
@@ -151,14 +161,19 @@ def test_the_line_order_sorts_only_a_query_split_in_two_stretches(monkeypatch, a
     picked = [blocks[i] for i in order[arrangement]]
     query = np.concatenate([q for q, _ in picked])
     score = np.concatenate([s for _, s in picked])
+    lines = np.arange(len(query))
     sorted_order = np.lexsort((-score, query))
     if arrangement == "split":
-        assert np.array_equal(_line_order(query, score), sorted_order)
+        assert np.array_equal(join._line_order(query, score).apply(lines), sorted_order)
         return
 
     def no_sort(*args, **kwargs):
         raise AssertionError("the lines were sorted")
 
     monkeypatch.setattr(np, "lexsort", no_sort)
-    assert np.array_equal(_line_order(query, score), sorted_order)
-    assert _line_order(np.sort(query), score[np.argsort(query, kind="stable")]) is None
+    permutation = join._line_order(query, score)
+    assert np.array_equal(permutation.apply(lines), sorted_order)
+    some = np.sort(rng.choice(len(query), size=10, replace=False))
+    assert np.array_equal(permutation.lines(some), sorted_order[some])
+    in_order = join._line_order(query[sorted_order], score[sorted_order])
+    assert in_order.full is None and in_order.moves is None

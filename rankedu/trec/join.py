@@ -25,13 +25,20 @@ from rankedu.trec.measures import QueryLists
 DEFAULT_MAX_GRADE = 4
 
 
+# A run grouped by query has its stretches moved whole (copies of slices) when they are at
+# least this long on average; shorter ones are gathered through an index of every line.
+_SHORTEST_MOVE = 64
+
+
 @dataclass
 class _Permutation:
     """How the run's lines are reordered into rank order: a whole gather (``full``), or for a
-    run already in order but for tied scores, only the tied positions (``new[at] = old[source]``,
-    within single queries); neither when nothing moves."""
+    run grouped by query, best first, its stretches of lines moved whole (``moves``: the first
+    and the end line of each, in their new order; None when none moves) and then only the tied
+    positions reordered (``new[at] = moved[source]``, within single queries)."""
 
     full: np.ndarray | None = None
+    moves: tuple[list[int], list[int]] | None = None
     at: np.ndarray | None = None
     source: np.ndarray | None = None
 
@@ -42,16 +49,29 @@ class _Permutation:
         else reads, patched in place)."""
         if self.full is not None:
             return values[self.full]
+        if self.moves is not None:
+            values, owned = np.concatenate([values[a:b] for a, b in zip(*self.moves)]), True
         if self.at is None or within_queries:
             return values
         out = values if owned else values.copy()
         out[self.at] = values[self.source]
         return out
 
+    def lines(self, positions: np.ndarray) -> np.ndarray:
+        """The line (in the order before) of each of ``positions`` (increasing) in rank order,
+        before ties are reordered."""
+        if self.full is not None:
+            return self.full[positions]
+        if self.moves is None:
+            return positions
+        first, end = (np.array(bound, dtype=np.int64) for bound in self.moves)
+        ends = np.cumsum(end - first)  # where each stretch ends in rank order
+        stretch = np.searchsorted(ends, positions, side="right")
+        return positions + (end - ends)[stretch]
 
-def _line_order(query: np.ndarray, score: np.ndarray) -> np.ndarray | None:
-    """The stable permutation of the lines into query ascending, score descending (None when
-    they already are in that order).
+
+def _line_order(query: np.ndarray, score: np.ndarray) -> _Permutation:
+    """The stable permutation of the lines into query ascending, score descending.
 
     Most run files list each query's lines together, best first, in some order of the queries
     (``q0, q1, ..., q10``: not the string order the query codes follow). Such a file is checked
@@ -65,13 +85,16 @@ def _line_order(query: np.ndarray, score: np.ndarray) -> np.ndarray | None:
         starts = np.flatnonzero(first)
         heads = query[starts]
         if np.all(heads[1:] > heads[:-1]):
-            return None
+            return _Permutation()
         stretches = np.argsort(heads, kind="stable")
         if np.all(np.diff(heads[stretches]) > 0):  # no query in two stretches
             lengths = np.diff(starts, append=n)[stretches]
+            if len(starts) * _SHORTEST_MOVE <= n:
+                first_line = starts[stretches]
+                return _Permutation(moves=(first_line.tolist(), (first_line + lengths).tolist()))
             moved = starts[stretches] - (np.cumsum(lengths) - lengths)
-            return np.arange(n) + np.repeat(moved, lengths)
-    return np.lexsort((-score, query))
+            return _Permutation(full=np.arange(n) + np.repeat(moved, lengths))
+    return _Permutation(full=np.lexsort((-score, query)))
 
 
 def _rank_order(query: np.ndarray, score: np.ndarray, run: _Table,
@@ -86,10 +109,10 @@ def _rank_order(query: np.ndarray, score: np.ndarray, run: _Table,
     """
     n = len(query)
     order = _line_order(query, score)
-    q, s = (query, score) if order is None else (query[order], score[order])
+    q, s = order.apply(query), order.apply(score)
     tied = (q[1:] == q[:-1]) & (s[1:] == s[:-1])
     if not tied.any():
-        return _Permutation(full=order), None
+        return order, None
     # Tie groups are numbered down the ranking (documents of one query with equal scores).
     group = np.empty(n, dtype=np.int32 if n < 2**31 else np.int64)
     group[0] = 0
@@ -98,13 +121,14 @@ def _rank_order(query: np.ndarray, score: np.ndarray, run: _Table,
     in_tie[:-1] |= tied
     in_tie[1:] |= tied
     positions = np.flatnonzero(in_tie)
-    lines = positions if order is None else order[positions]
+    lines = order.lines(positions)
     by_name = _docno_order(run.docnos(lines if rows is None else rows[lines]))
-    lines = lines[np.lexsort((-by_name, group[positions]))]
-    if order is None:
-        return _Permutation(at=positions, source=lines), group
-    order[positions] = lines
-    return _Permutation(full=order), group
+    ranked = positions[np.lexsort((-by_name, group[positions]))]
+    if order.full is not None:
+        order.full[positions] = order.full[ranked]
+    else:
+        order.at, order.source = positions, ranked
+    return order, group
 
 
 @dataclass
