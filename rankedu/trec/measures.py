@@ -95,6 +95,7 @@ class Measure:
     uses_max_grade: bool = False  # maps grades through ERR's R(g): every grade <= max_grade
     unit_gains: bool = False  # reads a grade as a gain in [0, 1] (cwl-eval): every grade <= 1
     average: Callable | None = None
+    cutoff_type: type = int  # float: the cutoff is a recall level in [0, 1] (IPrec@0.1)
 
     @property
     def usage(self) -> str:
@@ -120,6 +121,12 @@ def _k_and_denominator(lists, k):
     return {**_k_only(lists, k), "n_relevant": lists.n_relevant}
 
 
+def _interpolated(lists):
+    """IPrec's and IPrecAvg's arguments but the recall levels: trec_eval 10's rounding."""
+    return {"rels": lists.rels, "n_relevant": lists.n_relevant, "threshold": lists.threshold,
+            "convention": "trec_eval"}
+
+
 # trec_eval's -J: the measure is computed on the condensed list, the run without its unjudged
 # documents. ParsedMeasure applies it (to the per-list input and to the kernel's), so that a
 # measure offers it by declaring this parameter.
@@ -141,6 +148,18 @@ MEASURES: dict[str, Measure] = {m.name: m for m in [
             "divided by all the relevant judged", "average_precision", "optional",
             _ap.average_precision, _k_and_denominator, _ap._average_precision_by_query,
             parameters=(_JUDGED_ONLY,), average=_ties.average_precision_average),
+    Measure("IPrec", "interpolated precision at recall level r (the cutoff: IPrec@0.1), the best "
+            "precision from the round(r R)-th relevant document on (trec_eval's iprec_at_recall)",
+            "average_precision", "required", _ap.interpolated_precision,
+            lambda lists, k: {**_interpolated(lists), "recall": k},
+            _ap._interpolated_precision_by_query, cutoff_type=float),
+    Measure("IPrecAvg", "the mean of the interpolated precision at recall levels points, by "
+            "default 0, 0.1, ..., 1 (trec_eval's 11pt_avg)", "average_precision", "none",
+            _ap.eleven_point_average_precision,
+            lambda lists, k, points: {**_interpolated(lists), "points": points},
+            _ap._eleven_point_average_precision_by_query,
+            parameters=(Parameter("points", tuple, _ap.ELEVEN_RECALL_LEVELS,
+                                  "the recall levels in increasing order: 0.2;0.5;0.8"),)),
     Measure("RR", "reciprocal rank of the first relevant document (in the top k; 0 when none)",
             "reciprocal_rank", "optional", _rr.reciprocal_rank, _k_only,
             _rr._reciprocal_rank_by_query, average=_ties.reciprocal_rank_average),
@@ -183,11 +202,22 @@ MEASURES: dict[str, Measure] = {m.name: m for m in [
                               "n_nonrelevant": lists.n_nonrelevant,
                               "threshold": lists.threshold},
             _incomplete._bpref_by_query),
+    Measure("infAP", "inferred AP: each judged relevant document at rank j+1 scores 1/(j+1) plus "
+            "the pooled share of the j above times their estimated relevant share; sum over R",
+            "incomplete_judgments", "none", _incomplete.inferred_average_precision,
+            lambda lists, k: {"rels": lists.rels, "judged": lists.judged,
+                              "n_relevant": lists.n_relevant, "threshold": lists.threshold},
+            _incomplete._inferred_average_precision_by_query),
     Measure("Judged", "the share of the top min(k, retrieved) documents that were judged",
             "incomplete_judgments", "required", _incomplete.judged_at_k,
             lambda lists, k: {"judged": _all_judged(lists), "k": k},
             _incomplete._judged_at_k_by_query,
             average=_ties.linear(_incomplete._judged_at_k_by_query)),
+    Measure("Unjudged", "the unjudged documents of the top k divided by k (trec_eval's unj_k; a "
+            "short list is padded with judged documents)", "incomplete_judgments", "required",
+            _incomplete.unjudged_at_k, lambda lists, k: {"judged": _all_judged(lists), "k": k},
+            _incomplete._unjudged_at_k_by_query,
+            average=_ties.linear(_incomplete._unjudged_at_k_by_query)),
 ]}
 
 
@@ -198,7 +228,7 @@ class ParsedMeasure:
 
     name: str
     measure: Measure
-    k: int | None
+    k: int | float | None  # a float: a recall level (IPrec@0.1)
     params: dict
 
     def _measure_params(self) -> tuple[bool, dict]:
@@ -252,11 +282,14 @@ _SPELLING = re.compile(r"^([A-Za-z][A-Za-z0-9_]*)(?:\(([^()]*)\))?(?:@(.*))?$")
 
 # How each parameter type is written in a name: ASCII digits only (Python's int() and float()
 # also read "１０", "٣", "1_000", "nan" and "inf", which no other tool's names accept).
+# A tuple is numbers separated by ";" (the "," separates parameters).
+_NUMBER = r"[+-]?(?:[0-9]+\.?[0-9]*|\.[0-9]+)(?:[eE][+-]?[0-9]+)?"
 _WRITTEN = {
     int: (re.compile(r"[0-9]+"), "an integer in ASCII digits"),
-    float: (re.compile(r"[+-]?(?:[0-9]+\.?[0-9]*|\.[0-9]+)(?:[eE][+-]?[0-9]+)?"),
-            "a number in ASCII digits"),
+    float: (re.compile(_NUMBER), "a number in ASCII digits"),
     bool: (re.compile(r"True|False"), "True or False"),
+    tuple: (re.compile(rf"{_NUMBER}(?:;{_NUMBER})*"),
+            "numbers in ASCII digits separated by ';'"),
 }
 
 
@@ -265,7 +298,21 @@ def _parse_value(text: str, parameter: Parameter, written: str):
     if not pattern.fullmatch(text):
         raise ValueError(
             f"measures: {parameter.name} of {written!r} must be {spelled}, got {text!r}")
+    if parameter.type is tuple:
+        return tuple(float(number) for number in text.split(";"))
     return text == "True" if parameter.type is bool else parameter.type(text)
+
+
+def _parse_cutoff(k: str, measure: Measure, written: str):
+    if measure.cutoff_type is float:
+        if not _WRITTEN[float][0].fullmatch(k) or not 0 <= float(k) <= 1:
+            raise ValueError(f"measures: the cutoff of {written!r} must be a recall level in "
+                             f"[0, 1] in ASCII digits")
+        return float(k)
+    if not _WRITTEN[int][0].fullmatch(k):
+        raise ValueError(f"measures: the cutoff of {written!r} must be an integer >= 1 "
+                         f"in ASCII digits")
+    return as_cutoff(int(k), f"measures: the cutoff of {written!r}", allow_none=False)
 
 
 def _parse_one(written: str) -> ParsedMeasure:
@@ -280,10 +327,7 @@ def _parse_one(written: str) -> ParsedMeasure:
     if measure.cutoff == "none" and k is not None:
         raise ValueError(f"measures: {measure.name} takes no cutoff, got {written!r}")
     if k is not None:
-        if not _WRITTEN[int][0].fullmatch(k):
-            raise ValueError(f"measures: the cutoff of {written!r} must be an integer >= 1 "
-                             f"in ASCII digits")
-        k = as_cutoff(int(k), f"measures: the cutoff of {written!r}", allow_none=False)
+        k = _parse_cutoff(k, measure, written)
     declared = {p.name: p for p in measure.parameters}
     params = {p.name: p.default for p in measure.parameters}
     given = set()
