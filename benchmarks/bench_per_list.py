@@ -59,8 +59,8 @@ def _inputs(n: int) -> dict:
 
 def _registry_calls(d: dict) -> dict:
     """name -> call for every measure of the registry, called as ``evaluate`` calls its per-list
-    function for one query (at cutoff 10 where a cutoff is required; the grades divided by 4 for
-    the measures that read them as gains in [0, 1])."""
+    function for one query (at cutoff 10 where a cutoff is required, recall 0.5 where it is a
+    recall level; the grades divided by 4 for the measures that read them as gains in [0, 1])."""
     from rankedu.trec.measures import MEASURES, QueryLists, parse
 
     pool = d["pool"]
@@ -70,7 +70,8 @@ def _registry_calls(d: dict) -> dict:
     unit = QueryLists(rels=d["rels"] / 4, pool=pool / 4, n_relevant=lists.n_relevant)
     calls = {}
     for measure in MEASURES.values():
-        spec = parse([measure.name + ("@10" if measure.cutoff == "required" else "")])[0]
+        at = "@0.5" if measure.cutoff_type is float else "@10"
+        spec = parse([measure.name + (at if measure.cutoff == "required" else "")])[0]
         arguments = spec.arguments(unit if measure.unit_gains else lists)
         calls[measure.function.__name__] = (
             lambda name, arguments: lambda m: getattr(m, name)(**arguments)
@@ -86,8 +87,6 @@ def _cases(rk, d: dict) -> dict:
         **_registry_calls(d),
         "f_at_k": lambda m: m.f_at_k(r, None),
         "mean_average_precision": lambda m: m.mean_average_precision(d["lists"]),
-        "interpolated_precision": lambda m: m.interpolated_precision(r, 0.5),
-        "eleven_point_average_precision": lambda m: m.eleven_point_average_precision(r),
         "mean_precision_at_ranks": lambda m: m.mean_precision_at_ranks(r),
         "mean_reciprocal_rank": lambda m: m.mean_reciprocal_rank(d["lists"]),
         "cumulative_gain": lambda m: m.cumulative_gain(r),

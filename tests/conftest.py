@@ -230,13 +230,19 @@ def reader(request, monkeypatch):
 
 # A valid value other than the default for each parameter a measure declares, as written in a
 # name. A new parameter needs one here (test_every_declared_parameter_has_an_example says so).
-EXAMPLES = {"judged_only": "True", "p": "0.5", "T": "2", "depth": "4", "gains": "{2:3,3:4.5}"}
+EXAMPLES = {"judged_only": "True", "p": "0.5", "T": "2", "depth": "4", "gains": "{2:3,3:4.5}",
+            "points": "0.2;0.5;0.8"}
+
+# The cutoffs of a measure whose cutoff is a recall level (IPrec@0.25), for every rank cutoff
+# list: 0, a level whose round(level * R) falls on a half, and the ends.
+RECALL_CUTOFFS = (0.0, 0.25, 0.5, 1.0)
 
 
 def spellings(measure, cutoffs=(1, 3, 10)):
     """The measure written without a cutoff (when it may be) and at ``cutoffs``, then with
-    each parameter set to its example (at the middle cutoff when the measure takes one)."""
-    at = [f"@{k}" for k in cutoffs]
+    each parameter set to its example (at the middle cutoff when the measure takes one); a
+    recall-level cutoff at :data:`RECALL_CUTOFFS` instead."""
+    at = [f"@{k}" for k in (RECALL_CUTOFFS if measure.cutoff_type is float else cutoffs)]
     written = [measure.name + cutoff for cutoff in
                {"required": at, "optional": ["", *at], "none": [""]}[measure.cutoff]]
     middle = "" if measure.cutoff == "none" else at[len(at) // 2]
@@ -249,19 +255,24 @@ def registry_arguments(measure, rels, k=3) -> dict:
     """The keyword arguments ``evaluate`` gives ``measure``'s per-list function for one query
     ranked as ``rels``, at cutoff ``k`` (given as it is, a bad one too; none for Rprec, RBP...):
     a pool of eight documents of each positive grade (up to 3, or 1 for the measures that read
-    grades as gains in [0, 1]), R = N = 10, ERR's g_max 3."""
+    grades as gains in [0, 1]), R = N = 10, ERR's g_max 3. A measure whose cutoff is a recall
+    level (IPrec) is at recall 0.5 whatever ``k``: ``k`` is a rank."""
     from rankedu.trec.measures import QueryLists, parse
 
-    written = measure.name + ("@1" if measure.cutoff == "required" else "")
-    spec = replace(parse([written])[0], k=None if measure.cutoff == "none" else k)
+    level = measure.cutoff_type is float
+    written = measure.name + (("@0.5" if level else "@1") if measure.cutoff == "required" else "")
+    spec = parse([written])[0]
+    if not level:
+        spec = replace(spec, k=None if measure.cutoff == "none" else k)
     pool = [1] * 8 if measure.unit_gains else [3] * 8 + [2] * 8 + [1] * 8
     lists = QueryLists(rels=rels, pool=pool, n_relevant=10, n_nonrelevant=10, max_grade=3)
     return spec.arguments(lists)
 
 
 def registry_calls():
-    """For every measure of the registry, ``call(module, rels, k)``: its per-list function (or,
-    with ``module=rk.explain``, its explainer) called with :func:`registry_arguments`."""
+    """For every per-list function of the registry, ``call(module, rels, k)``: the function (or,
+    with ``module=rk.explain``, its explainer) called with :func:`registry_arguments` of the
+    first measure that names it (GMAP names AP's function without AP's cutoff)."""
     from rankedu.trec.measures import MEASURES
 
     def caller(measure):
@@ -269,4 +280,7 @@ def registry_calls():
         return lambda module, rels, k=3: getattr(module, name)(
             **registry_arguments(measure, rels, k))
 
-    return {measure.function.__name__: caller(measure) for measure in MEASURES.values()}
+    calls = {}
+    for measure in MEASURES.values():
+        calls.setdefault(measure.function.__name__, caller(measure))
+    return calls

@@ -25,7 +25,9 @@ from rankedu.trec.measures import MEASURES, parse
 from rankedu.trec.names import FAMILIES
 
 # A wrongly typed value for each parameter type.
-BAD = {bool: "yes", float: "x", int: "1.5", dict: "{1:x}"}
+BAD = {bool: "yes", float: "x", int: "1.5", dict: "{1:x}", tuple: "0.2:0.5"}
+# Bad cutoffs of each cutoff type: a rank (P@k), a recall level (IPrec@0.1).
+BAD_CUTOFFS = {int: ("0", "x", "-1", str(2**63)), float: ("x", "-1", "1.5", "-0.1", "nan")}
 
 
 SPELLINGS = [written for measure in MEASURES.values() for written in spellings(measure)]
@@ -121,7 +123,7 @@ def test_a_badly_written_parameter_or_cutoff_is_an_error_naming_it(measure):
         with pytest.raises(ValueError, match=f"{measure.name} takes no cutoff"):
             parse([f"{measure.name}@3"])
     else:
-        for cutoff in ("0", "x", "-1", str(2**63)):
+        for cutoff in BAD_CUTOFFS[measure.cutoff_type]:
             with pytest.raises(ValueError, match=f"the cutoff of '{measure.name}@"):
                 parse([f"{measure.name}@{cutoff}"])
     if measure.cutoff == "required" and measure.name in FAMILIES:

@@ -45,7 +45,8 @@ RELS_METRICS = {
 CUTOFF_METRICS = {
     **{measure.function.__name__: (lambda call: lambda m, k: call(m, GOOD, k))(
         REGISTRY_CALLS[measure.function.__name__])
-       for measure in MEASURES.values() if measure.cutoff != "none"},
+       for measure in MEASURES.values()
+       if measure.cutoff != "none" and measure.cutoff_type is int},  # IPrec's is a recall
     "cumulative_gain": lambda m, k: m.cumulative_gain(GOOD, k),
     "dcg": lambda m, k: m.dcg(GOOD, k),
     "idcg": lambda m, k: m.idcg(GOOD, k),

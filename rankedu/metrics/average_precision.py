@@ -194,19 +194,35 @@ def _relevant_needed(level: float, total: int, convention: str) -> int:
     if convention == "trec_eval_9":
         # trec_eval 9 and earlier (and pytrec_eval, which bundles it): (long)(level * R + 0.9).
         return math.floor(scaled + 0.9)
-    # trec_eval 10 (m_iprec_at_recall.c) rounds level * R to the nearest integer, halves up.
-    whole = math.floor(scaled)
-    return whole + int(scaled - whole >= 0.5)
+    return int(_round_half_up(scaled))
 
 
-def _interpolated_columns(rels, levels, n_relevant, threshold, convention) -> dict[str, np.ndarray]:
+def _round_half_up(scaled):
+    """trec_eval 10's lround (m_iprec_at_recall.c) of level * R >= 0: the nearest integer,
+    halves up; of a number or, in the kernels, of an array."""
+    whole = np.floor(scaled)
+    return (whole + (scaled - whole >= 0.5)).astype(np.int64)
+
+
+def _recall_levels(levels, name: str) -> np.ndarray:
+    """Recall levels in [0, 1] as an array; ``points`` (11pt_avg's) also in increasing order,
+    the only order in which trec_eval's loop averages each of them."""
+    levels = as_numbers(levels, name)
+    if not len(levels) or ((levels < 0) | (levels > 1)).any():
+        raise ValueError(f"{name} must be recall levels in [0, 1], got {levels.tolist()}")
+    if name == "points" and (np.diff(levels) < 0).any():
+        raise ValueError(f"points must be in increasing order (trec_eval's 11pt_avg reads them "
+                         f"so), got {levels.tolist()}")
+    return levels
+
+
+def _interpolated_columns(rels, levels, n_relevant, threshold, convention,
+                          name="recall") -> dict[str, np.ndarray]:
     """One row per recall level: the level, the relevant documents it needs, the precision."""
     columns, listed = relevance_columns(rels, None, threshold)
     total = relevant_count(listed, n_relevant)
     convention = one_of(convention, "convention", _CONVENTIONS)
-    levels = as_numbers(levels, "recall")
-    if ((levels < 0) | (levels > 1)).any():
-        raise ValueError(f"recall must lie in [0, 1], got {levels.tolist()}")
+    levels = _recall_levels(levels, name)
     needed = np.array([_relevant_needed(float(level), total, convention) for level in levels], int)
     # A level is first reached at the first rank with that many relevant documents (none: the
     # list never reaches it, and an empty list reaches no level, not even 0).
@@ -221,10 +237,53 @@ def _interpolated_precision_steps(rels, recall, n_relevant=None, threshold=1, co
     return Steps(last(table["interpolated P"]), {"interpolated P": table})
 
 
-def _eleven_point_average_precision_steps(rels, n_relevant=None, threshold=1, convention="textbook") -> Steps:
-    table = _interpolated_columns(rels, ELEVEN_RECALL_LEVELS, n_relevant, threshold, convention)
-    table["Σ interpolated P / 11"] = np.cumsum(table["interpolated P"]) / len(ELEVEN_RECALL_LEVELS)
-    return Steps(last(table["Σ interpolated P / 11"]), {"11-point": table})
+def _eleven_point_average_precision_steps(rels, n_relevant=None, threshold=1,
+                                          convention="textbook",
+                                          points=ELEVEN_RECALL_LEVELS) -> Steps:
+    table = _interpolated_columns(rels, points, n_relevant, threshold, convention, "points")
+    mean = f"Σ interpolated P / {len(table['recall level'])}"
+    table[mean] = np.cumsum(table["interpolated P"]) / len(table["recall level"])
+    return Steps(last(table[mean]), {"11-point": table})
+
+
+def _interpolated_by_query(ranked, levels: np.ndarray) -> np.ndarray:
+    """trec_eval 10's interpolated precision of every query (rows) at each recall level
+    (columns): the best precision from the rank of the c-th relevant document on, c =
+    round(level * R) (the first one when c = 0), and 0.0 when fewer than c were retrieved."""
+    at = np.flatnonzero(ranked.relevant)
+    query = ranked.query[at]
+    # Precision peaks at relevant ranks, so the best from a relevant rank on is the best of
+    # theirs: a suffix maximum within each query.
+    best = np.r_[_best_from_here_by_query(query, ranks_within(query) / ranked.rank[at]), 0.0]
+    found = np.bincount(query, minlength=ranked.n_queries)
+    needed = _round_half_up(np.multiply.outer(ranked.n_relevant, levels))
+    position = (np.cumsum(found) - found)[:, None] + np.maximum(needed, 1) - 1
+    reached = (needed <= found[:, None]) & (found[:, None] > 0)
+    return best[np.where(reached, position, len(best) - 1)]
+
+
+def _best_from_here_by_query(query: np.ndarray, values: np.ndarray) -> np.ndarray:
+    """Each entry's maximum over itself and the entries after it in its query (``query``
+    non-decreasing): one running maximum from the end, of the values' order codes offset so
+    that every query's codes lie above those of the queries after it (exact: no arithmetic on
+    the values)."""
+    if not len(values):
+        return values
+    distinct, code = np.unique(values, return_inverse=True)
+    key = (query[-1] - query.astype(np.int64)) * len(distinct) + code
+    return distinct[np.maximum.accumulate(key[::-1])[::-1] % len(distinct)]
+
+
+def _interpolated_precision_by_query(ranked, recall) -> np.ndarray:
+    """IPrec@recall of every query at once (trec_eval 10's iprec_at_recall)."""
+    return _interpolated_by_query(ranked, _recall_levels((recall,), "recall"))[:, 0]
+
+
+def _eleven_point_average_precision_by_query(ranked, k=None,
+                                             points=ELEVEN_RECALL_LEVELS) -> np.ndarray:
+    """The mean interpolated precision over ``points`` of every query (trec_eval's 11pt_avg)."""
+    levels = _recall_levels(points, "points")
+    return _interpolated_by_query(ranked, levels).sum(axis=1) / len(levels)
 
 
 def interpolated_precision(rels, recall, *, n_relevant=None, threshold=1, convention="textbook") -> float:
@@ -265,7 +324,9 @@ def interpolated_precision(rels, recall, *, n_relevant=None, threshold=1, conven
 
     Notes
     -----
-    The chapter :doc:`/book/average_precision` explains it.
+    The chapter :doc:`/book/average_precision` explains it. In ``rankedu.evaluate`` it is
+    ``IPrec@r`` (ir_measures' name, e.g. ``IPrec@0.1``) with the ``"trec_eval"`` convention,
+    trec_eval 10's ``iprec_at_recall_0.10``.
 
     References
     ----------
@@ -285,13 +346,15 @@ def interpolated_precision(rels, recall, *, n_relevant=None, threshold=1, conven
                                          threshold=threshold, convention=convention).value
 
 
-def eleven_point_average_precision(rels, *, n_relevant=None, threshold=1, convention="textbook") -> float:
+def eleven_point_average_precision(rels, *, n_relevant=None, threshold=1, convention="textbook",
+                                   points=ELEVEN_RECALL_LEVELS) -> float:
     r"""The 11-point interpolated average precision (trec_eval's ``11pt_avg``).
 
     .. math:: \frac{1}{11} \sum_{r \in \{0, 0.1, \dots, 1\}} P_{\mathrm{interp}}(r)
 
     An older estimate of the area under the precision-recall curve than AP; trec_eval keeps it
-    for comparisons with old runs. ``convention`` is that of :func:`interpolated_precision`.
+    for comparisons with old runs. ``convention`` is that of :func:`interpolated_precision`;
+    ``points`` replaces the 11 levels by others (trec_eval 8's 3-point average: 0.2, 0.5, 0.8).
 
     Parameters
     ----------
@@ -304,14 +367,26 @@ def eleven_point_average_precision(rels, *, n_relevant=None, threshold=1, conven
     convention : {"textbook", "trec_eval", "trec_eval_9"}, default "textbook"
         How a recall level becomes a number of relevant documents; see
         :func:`interpolated_precision`. pytrec_eval's ``11pt_avg`` is ``"trec_eval_9"``.
+    points : sequence of float in [0, 1], in increasing order, default 0, 0.1, ..., 1
+        The recall levels averaged (trec_eval's ``11pt_avg`` parameter). trec_eval's loop
+        averages each of them only when they are in increasing order, so other orders are an
+        error here.
 
     Returns
     -------
     float
 
+    Raises
+    ------
+    ValueError
+        Naming ``points`` when one lies outside [0, 1], they are not in increasing order or
+        there is none.
+
     Notes
     -----
-    The chapter :doc:`/book/average_precision` explains it.
+    The chapter :doc:`/book/average_precision` explains it. In ``rankedu.evaluate`` it is
+    ``IPrecAvg`` with the ``"trec_eval"`` convention, trec_eval 10's ``11pt_avg``;
+    ``IPrecAvg(points=0.2;0.5;0.8)`` is ``11pt_avg.0.2,0.5,0.8``.
 
     References
     ----------
@@ -325,9 +400,13 @@ def eleven_point_average_precision(rels, *, n_relevant=None, threshold=1, conven
     >>> import rankedu as rk
     >>> round(rk.eleven_point_average_precision([1, 0, 1, 0, 0, 1]), 4)  # (4 * 1 + 3 * 2/3 + 4 * 1/2) / 11
     0.7273
+    >>> rels = [1, 0, 1, 0, 0, 1]
+    >>> rk.eleven_point_average_precision(rels, points=(0.2, 0.5, 0.8))  # (1 + 2/3 + 1/2) / 3
+    0.7222222222222222
     """
     return _eleven_point_average_precision_steps(rels=rels, n_relevant=n_relevant,
-                                                 threshold=threshold, convention=convention).value
+                                                 threshold=threshold, convention=convention,
+                                                 points=points).value
 
 
 # --- the mean of P@i over every rank -------------------------------------------------

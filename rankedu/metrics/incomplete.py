@@ -1,4 +1,4 @@
-"""Incomplete judgments: bpref, condensed lists and Judged@k.
+"""Incomplete judgments: bpref, infAP, condensed lists, Judged@k and Unjudged@k.
 
 A test collection judges only a pool of documents (the top of a few runs); every other document
 is *unjudged*. The measures of the other modules count an unjudged document as non-relevant.
@@ -25,6 +25,11 @@ Conventions (trec_eval 10's, ``m_bpref.c`` and ``form_res_rels.c``):
   the ideal ranking from the judgments as before. trec_eval computes them with ``-J``.
 - **Judged@k** (ir_measures' ``Judged@k``): the share of the top min(k, n) retrieved documents
   that were judged, a warning light for any other measure at k; 0.0 for an empty list.
+  **Unjudged@k** (trec_eval's ``unj_k``, ``m_unjudged.c``) counts the unjudged ones of the top
+  min(k, n) but divides by k: a short list is read as padded with judged documents.
+- **infAP** (Yilmaz and Aslam, 2006; trec_eval's ``m_infap.c``) estimates AP when only a random
+  sample of the pool was judged. A document is outside the pool, in the pool but not judged
+  (``pooled`` and not ``judged``), or judged; see :func:`inferred_average_precision`.
 
 The book's chapter "Incomplete judgments" (``book/incomplete_judgments.ipynb``) explains them.
 """
@@ -43,9 +48,11 @@ from rankedu.core.validation import (
     as_numbers,
     as_threshold,
     relevant_count,
+    same_length,
 )
 
-__all__ = ["bpref", "condensed_list", "judged_at_k"]
+__all__ = ["bpref", "condensed_list", "inferred_average_precision", "judged_at_k",
+           "unjudged_at_k"]
 
 
 # --- bpref ---------------------------------------------------------------------------------------
@@ -61,13 +68,29 @@ def _bpref_penalty(nonrelevant_above, n_relevant, n_nonrelevant):
                        np.minimum(n_nonrelevant, n_relevant))
 
 
-def _bpref_steps(rels, judged=None, n_relevant=None, n_nonrelevant=None, threshold=1) -> Steps:
+def _judged_grades(rels, judged, n_relevant, threshold):
+    """The validated grades, the judged mask, the judged relevant and non-relevant documents of
+    the list and R, the relevant documents of the query (by default the list's)."""
     grades = as_numbers(rels, "rels")
     threshold = as_threshold(threshold)
     judged = as_judged(judged, grades)
     relevant = judged & (grades >= threshold)
-    nonrelevant = judged & ~relevant
-    total = relevant_count(relevant, n_relevant)
+    return grades, judged, relevant, judged & ~relevant, relevant_count(relevant, n_relevant)
+
+
+def _judged_relevant(ranked: RankedRun):
+    """The judged relevant documents of every query, in rank order: their positions in
+    ``ranked``'s arrays, their query, and the judged and the relevant documents above each."""
+    at = np.flatnonzero(ranked.judged)
+    query, relevant = ranked.query[at], ranked.relevant[at]
+    judged_above = ranks_within(query)[relevant] - 1
+    query = query[relevant]
+    return at[relevant], query, judged_above, ranks_within(query) - 1
+
+
+def _bpref_steps(rels, judged=None, n_relevant=None, n_nonrelevant=None, threshold=1) -> Steps:
+    grades, judged, relevant, nonrelevant, total = _judged_grades(rels, judged, n_relevant,
+                                                                  threshold)
     others = relevant_count(nonrelevant, n_nonrelevant, "n_nonrelevant",
                             "judged non-relevant documents")
     above = np.cumsum(nonrelevant)  # at a relevant rank: the judged non-relevant ones above it
@@ -94,12 +117,9 @@ def _bpref_by_query(ranked: RankedRun, k=None) -> np.ndarray:
     """bpref of every query at once, as trec_eval computes it: only judged documents count, and
     the j-th relevant one at rank r among the judged ones has m_r = r - j judged non-relevant
     documents above it."""
-    at = np.flatnonzero(ranked.judged)
-    query, relevant = ranked.query[at], ranked.relevant[at]
-    judged_rank = ranks_within(query)
-    query = query[relevant]
-    above = judged_rank[relevant] - ranks_within(query)
-    credit = 1.0 - _bpref_penalty(above, ranked.n_relevant[query], ranked.n_nonrelevant[query])
+    _, query, judged_above, relevant_above = _judged_relevant(ranked)
+    credit = 1.0 - _bpref_penalty(judged_above - relevant_above, ranked.n_relevant[query],
+                                  ranked.n_nonrelevant[query])
     # np.bincount adds each query's credits in rank order, the order of trec_eval's loop.
     total = np.bincount(query, weights=credit, minlength=ranked.n_queries)
     return safe_divide(total, ranked.n_relevant)
@@ -185,6 +205,157 @@ def bpref(rels, judged=None, *, n_relevant=None, n_nonrelevant=None, threshold=1
                         n_nonrelevant=n_nonrelevant, threshold=threshold).value
 
 
+# --- infAP ---------------------------------------------------------------------------------------
+
+_INFAP_EPSILON = 1e-5  # trec_eval's INFAP_EPSILON (trec_eval.h)
+
+
+def _infap_credit(position, relevant_above, nonrelevant_above, pooled_above):
+    """A judged relevant document's term of infAP, at 0-based ``position`` j, in the very
+    floating-point operations of m_infap.c: 1/(j+1) + j/(j+1) * (pooled above / j) *
+    (relevant above + ε) / (judged above + 2ε), which is 1 at j = 0."""
+    j = np.asarray(position, dtype=float)
+    return 1.0 / (j + 1.0) + (j / (j + 1.0)) * safe_divide(pooled_above, j) * (
+        (relevant_above + _INFAP_EPSILON)
+        / (relevant_above + nonrelevant_above + 2 * _INFAP_EPSILON))
+
+
+def _as_pooled(pooled, judged: np.ndarray) -> np.ndarray:
+    """The pool mask: by default the judged documents; a judged document is always in it."""
+    if pooled is None:
+        return judged
+    pooled = as_labels(pooled, "pooled").astype(bool)
+    same_length(judged=judged, pooled=pooled)
+    outside = np.flatnonzero(judged & ~pooled)
+    if len(outside):
+        raise ValueError(f"pooled is False at position {int(outside[0])}, where judged is True: "
+                         f"a judged document is in the pool")
+    return pooled
+
+
+def _inferred_average_precision_steps(rels, judged=None, pooled=None, n_relevant=None,
+                                      threshold=1) -> Steps:
+    grades, judged, relevant, nonrelevant, total = _judged_grades(rels, judged, n_relevant,
+                                                                  threshold)
+    pooled = _as_pooled(pooled, judged)
+    above = {name: np.cumsum(mask) - mask for name, mask in
+             (("relevant above", relevant), ("non-relevant above", nonrelevant),
+              ("pooled above", pooled))}
+    position = np.arange(len(grades), dtype=np.int64)
+    credit = np.where(relevant, _infap_credit(position, *above.values()), 0.0)
+    running = np.cumsum(credit)
+    columns = {"i": position + 1, "rel_i": grades, "judged": judged, "pooled": pooled,
+               "relevant": relevant, **above, "credit": credit, "Σ credit": running,
+               "infAP@i": safe_divide(running, total)}
+    return Steps(last(columns["infAP@i"]), {"infAP": columns})
+
+
+def _inferred_average_precision_by_query(ranked: RankedRun, k=None) -> np.ndarray:
+    """infAP of every query at once. ``ranked`` does not tell a document in the pool but not
+    judged (a negative qrels grade) from one outside the pool: both are unjudged, and so here
+    outside the pool (the pool is the judged documents)."""
+    at, query, judged_above, relevant_above = _judged_relevant(ranked)
+    credit = _infap_credit(ranked.rank[at] - 1, relevant_above, judged_above - relevant_above,
+                           judged_above)
+    # np.bincount adds each query's terms in rank order, the order of trec_eval's loop.
+    total = np.bincount(query, weights=credit, minlength=ranked.n_queries)
+    return safe_divide(total, ranked.n_relevant)
+
+
+def inferred_average_precision(rels, judged=None, pooled=None, *, n_relevant=None,
+                               threshold=1) -> float:
+    r"""Inferred average precision, infAP (Yilmaz and Aslam, 2006): AP estimated from a judged
+    random sample of the pool.
+
+    Each judged relevant document, at rank i = j + 1, contributes the expected precision at its
+    rank: the document itself (1/i) plus, for the j documents above it, the share of them in
+    the pool times the estimated share of relevant documents among the pooled ones,
+
+    .. math::
+
+        \mathrm{infAP} = \frac{1}{R} \sum_{r} \left(\frac{1}{j+1} + \frac{j}{j+1} \cdot
+        \frac{|\mathrm{pooled\ above}|}{j} \cdot
+        \frac{\mathrm{rel\ above} + \epsilon}{\mathrm{rel\ above} + \mathrm{nonrel\ above}
+        + 2\epsilon}\right)
+
+    with 1 for a relevant document at rank 1 and ε = 0.00001 (trec_eval's ``m_infap.c``, term
+    for term). A document outside the pool counts as non-relevant (it is among the j but not
+    pooled); a document in the pool but not judged is assumed relevant in the proportion of the
+    judged ones. With every pooled document judged, infAP is AP; R counts the judged relevant
+    documents of the query.
+
+    Parameters
+    ----------
+    rels : sequence of float
+        Grades of the retrieved documents in rank order, rank 1 first; 0 for an unjudged one.
+    judged : sequence of bool, optional
+        Which documents of ``rels`` were judged; by default every one. An unjudged document
+        must have grade 0 in ``rels``.
+    pooled : sequence of bool, optional
+        Which documents of ``rels`` were in the pool, judged or not (trec_eval: listed in the
+        qrels, a negative grade meaning "pooled, not judged"); by default the judged ones.
+        Every judged document is pooled.
+    n_relevant : int >= 0, optional
+        R, the judged relevant documents of the query, retrieved or not; by default those in
+        ``rels``.
+    threshold : float > 0, default 1
+        A judged document is relevant when its grade is at least this (trec_eval ``-l``).
+
+    Returns
+    -------
+    float
+        0.0 when R is 0.
+
+    Raises
+    ------
+    ValueError
+        Naming ``judged`` as :func:`bpref` does, ``pooled`` when it is not as long as ``rels``
+        or leaves out a judged document, ``n_relevant`` when smaller than the list's count.
+
+    See Also
+    --------
+    average_precision, bpref
+
+    Notes
+    -----
+    The chapter :doc:`/book/incomplete_judgments` explains it. In ``rankedu.evaluate`` it is
+    ``infAP`` (ir_measures' name), trec_eval's ``infAP``; there the pool is the judged
+    documents (a document with a negative qrels grade counts as outside the pool), so that it
+    equals trec_eval's wherever the qrels hold no negative grade.
+
+    References
+    ----------
+    - ``yilmaz2006``: Yilmaz, E. and Aslam, J. A. (2006). Estimating average precision with
+      incomplete and imperfect judgments. CIKM 2006, 102-111.
+    - ``trec_eval``: Buckley, C. trec_eval, the TREC evaluation program, version 10.0
+      (``m_infap.c``).
+
+    Examples
+    --------
+    Every document judged, infAP is AP, up to ε:
+
+    >>> import rankedu as rk
+    >>> rels = [1, 0, 1]
+    >>> round(rk.inferred_average_precision(rels), 6), round(rk.average_precision(rels), 6)
+    (0.833333, 0.833333)
+
+    Rank 2 outside the pool counts as non-relevant: the document at rank 3 earns
+    1/3 + 2/3 · (1/2) · (1 + ε)/(1 + 2ε) ≈ 2/3, and infAP ≈ (1 + 2/3) / 2:
+
+    >>> round(rk.inferred_average_precision([1, 0, 1], judged=[True, False, True]), 4)
+    0.8333
+
+    In the pool but not judged, it is assumed as often relevant as the judged ones above (all
+    of them): 1/3 + 2/3 · (2/2) · 1 ≈ 1, and infAP ≈ 1:
+
+    >>> round(rk.inferred_average_precision([1, 0, 1], judged=[True, False, True],
+    ...                                     pooled=[True, True, True]), 4)
+    1.0
+    """
+    return _inferred_average_precision_steps(rels=rels, judged=judged, pooled=pooled,
+                                             n_relevant=n_relevant, threshold=threshold).value
+
+
 # --- condensed lists -----------------------------------------------------------------------------
 
 
@@ -261,22 +432,31 @@ def condensed_list(rels, judged) -> np.ndarray:
 # --- Judged@k ------------------------------------------------------------------------------------
 
 
-def _judged_at_k_steps(judged, k) -> Steps:
+def _top_judged(judged, k, measure: str):
+    """The validated cutoff, the judged flags of the top min(k, n) documents and their ranks."""
     judged = as_labels(judged, "judged").astype(bool)
     if k is None:
-        raise ValueError("k must be an int >= 1: Judged@k needs a cutoff")
+        raise ValueError(f"k must be an int >= 1: {measure}@k needs a cutoff")
     k = as_cutoff(k)
-    top = judged[:k]
+    return k, judged[:k], np.arange(1, min(k, len(judged)) + 1, dtype=np.int64)
+
+
+def _judged_at_k_steps(judged, k) -> Steps:
+    _, top, ranks = _top_judged(judged, k, "Judged")
     so_far = np.cumsum(top)
-    ranks = np.arange(1, len(top) + 1, dtype=np.int64)
     columns = {"i": ranks, "judged": top, "judged so far": so_far, "Judged@i": so_far / ranks}
     return Steps(last(columns["Judged@i"]), {"Judged@k": columns})
 
 
+def _judged_in_top(ranked: RankedRun, k):
+    """Per query: the judged documents of the top k and min(k, retrieved)."""
+    retrieved = np.bincount(ranked.query, minlength=ranked.n_queries)
+    return ranked.sum_by_query(ranked.judged, k), np.minimum(retrieved, k)
+
+
 def _judged_at_k_by_query(ranked: RankedRun, k) -> np.ndarray:
     """Judged@k of every query at once: judged documents in the top k over min(k, retrieved)."""
-    retrieved = np.bincount(ranked.query, minlength=ranked.n_queries)
-    return safe_divide(ranked.sum_by_query(ranked.judged, k), np.minimum(retrieved, k))
+    return safe_divide(*_judged_in_top(ranked, k))
 
 
 def judged_at_k(judged, k) -> float:
@@ -333,3 +513,75 @@ def judged_at_k(judged, k) -> float:
     0.5
     """
     return _judged_at_k_steps(judged=judged, k=k).value
+
+
+# --- Unjudged@k ----------------------------------------------------------------------------------
+
+
+def _unjudged_at_k_steps(judged, k) -> Steps:
+    k, top, ranks = _top_judged(judged, k, "Unjudged")
+    so_far = np.cumsum(~top)
+    columns = {"i": ranks, "judged": top, "unjudged so far": so_far,
+               "unjudged so far / k": so_far / k}
+    return Steps(last(columns["unjudged so far / k"]), {"Unjudged@k": columns})
+
+
+def _unjudged_at_k_by_query(ranked: RankedRun, k) -> np.ndarray:
+    """Unjudged@k of every query at once: unjudged documents in the top k over k."""
+    judged, shown = _judged_in_top(ranked, k)
+    return (shown - judged) / k
+
+
+def unjudged_at_k(judged, k) -> float:
+    r"""Unjudged@k: the unjudged documents of the top k, divided by k (trec_eval's ``unj_k``).
+
+    .. math:: \mathrm{Unjudged@}k = \frac{1}{k} \sum_{i=1}^{\min(k, n)} [\text{not judged}_i]
+
+    for a list of n documents: a list shorter than k is read as padded with judged documents,
+    so that Unjudged@k = (min(k, n) / k) (1 - Judged@k), which is 1 - Judged@k only when the
+    list reaches k. A "red flag" measure: a high value at a small k says the judgments cover
+    the run poorly.
+
+    Parameters
+    ----------
+    judged : sequence of bool
+        Whether each retrieved document was judged, in rank order, rank 1 first.
+    k : int >= 1
+        The cutoff.
+
+    Returns
+    -------
+    float
+        In [0, 1]; 0.0 for an empty list.
+
+    Raises
+    ------
+    ValueError
+        As :func:`judged_at_k`, naming ``judged`` or ``k``.
+
+    See Also
+    --------
+    judged_at_k
+
+    Notes
+    -----
+    The chapter :doc:`/book/incomplete_judgments` explains it. In ``rankedu.evaluate`` it is
+    ``Unjudged@k``, trec_eval's ``unj_k`` (``m_unjudged.c``): a document not in the qrels, or
+    with a negative grade there, is unjudged.
+
+    References
+    ----------
+    - ``trec_eval``: Buckley, C. trec_eval, the TREC evaluation program, version 10.0
+      (``m_unjudged.c``).
+    - ``buckley2004``: Buckley, C. and Voorhees, E. M. (2004). Retrieval evaluation with
+      incomplete information. SIGIR 2004, 25-32.
+
+    Examples
+    --------
+    >>> import rankedu as rk
+    >>> rk.unjudged_at_k([True, False, True, True, False], 4)  # 1 of the top 4
+    0.25
+    >>> rk.unjudged_at_k([True, False], 5)  # a list of 2: 1 of 5 (Judged@5 is 1/2)
+    0.2
+    """
+    return _unjudged_at_k_steps(judged=judged, k=k).value

@@ -99,16 +99,28 @@ class Measure:
     # How the 'all' line summarises the queries' values (rankedu.summary): their "mean", their
     # "sum" (counts: trec_eval's num_ret, ...), or their "geometric" mean (gm_map, gm_bpref).
     summary: str = "mean"
+    cutoff_type: type = int  # float: the cutoff is a recall level in [0, 1] (IPrec@0.1)
 
     @property
     def usage(self) -> str:
-        """How the measure is written: ``P@k``; ``AP, AP@k``; ``Rprec``."""
-        forms = {"required": [f"{self.name}@k"], "optional": [self.name, f"{self.name}@k"],
+        """How the measure is written: ``P@k``; ``AP, AP@k``; ``Rprec``; ``IPrec@r``."""
+        at = "@r" if self.cutoff_type is float else "@k"
+        forms = {"required": [f"{self.name}{at}"], "optional": [self.name, f"{self.name}{at}"],
                  "none": [self.name]}[self.cutoff]
         if self.parameters:
-            spelled = ", ".join(f"{p.name}={p.default!r}" for p in self.parameters)
+            spelled = ", ".join(f"{p.name}={_spelled(p)}" for p in self.parameters)
             forms.append(f"{self.name}({spelled})")
         return ", ".join(forms)
+
+
+def _spelled(parameter: Parameter) -> str:
+    """A parameter's default as it is written in a name (``0;0.5;1``; ``{grade:gain,...}``
+    for a mapping whose default is none)."""
+    if parameter.type is tuple:
+        return ";".join(f"{value:g}" for value in parameter.default)
+    if parameter.type is dict and parameter.default is None:
+        return "{grade:gain,...}"
+    return repr(parameter.default)
 
 
 def _k_only(lists, k):
@@ -127,6 +139,12 @@ def _bpref_arguments(lists, k):
 
 def _k_and_denominator(lists, k):
     return {**_k_only(lists, k), "n_relevant": lists.n_relevant}
+
+
+def _interpolated(lists):
+    """IPrec's and IPrecAvg's arguments but the recall levels: trec_eval 10's rounding."""
+    return {"rels": lists.rels, "n_relevant": lists.n_relevant, "threshold": lists.threshold,
+            "convention": "trec_eval"}
 
 
 # trec_eval's -J: the measure is computed on the condensed list, the run without its unjudged
@@ -166,6 +184,18 @@ MEASURES: dict[str, Measure] = {m.name: m for m in [
             "first raised to at least 1e-5 (trec_eval's gm_map)", "average_precision", "none",
             _ap.average_precision, _k_and_denominator, _ap._average_precision_by_query,
             average=_ties.average_precision_average, summary="geometric"),
+    Measure("IPrec", "interpolated precision at recall level r (the cutoff: IPrec@0.1), the best "
+            "precision from the round(r R)-th relevant document on (trec_eval's iprec_at_recall)",
+            "average_precision", "required", _ap.interpolated_precision,
+            lambda lists, k: {**_interpolated(lists), "recall": k},
+            _ap._interpolated_precision_by_query, cutoff_type=float),
+    Measure("IPrecAvg", "the mean of the interpolated precision at recall levels points, by "
+            "default 0, 0.1, ..., 1 (trec_eval's 11pt_avg)", "average_precision", "none",
+            _ap.eleven_point_average_precision,
+            lambda lists, k, points: {**_interpolated(lists), "points": points},
+            _ap._eleven_point_average_precision_by_query,
+            parameters=(Parameter("points", tuple, _ap.ELEVEN_RECALL_LEVELS,
+                                  "the recall levels in increasing order: 0.2;0.5;0.8"),)),
     Measure("RR", "reciprocal rank of the first relevant document (in the top k; 0 when none)",
             "reciprocal_rank", "optional", _rr.reciprocal_rank, _k_only,
             _rr._reciprocal_rank_by_query, average=_ties.reciprocal_rank_average),
@@ -235,11 +265,22 @@ MEASURES: dict[str, Measure] = {m.name: m for m in [
             "each first raised to at least 1e-5 (trec_eval's gm_bpref)", "incomplete_judgments",
             "none", _incomplete.bpref, _bpref_arguments, _incomplete._bpref_by_query,
             summary="geometric"),
+    Measure("infAP", "inferred AP: each judged relevant document at rank j+1 scores 1/(j+1) plus "
+            "the pooled share of the j above times their estimated relevant share; sum over R",
+            "incomplete_judgments", "none", _incomplete.inferred_average_precision,
+            lambda lists, k: {"rels": lists.rels, "judged": lists.judged,
+                              "n_relevant": lists.n_relevant, "threshold": lists.threshold},
+            _incomplete._inferred_average_precision_by_query),
     Measure("Judged", "the share of the top min(k, retrieved) documents that were judged",
             "incomplete_judgments", "required", _incomplete.judged_at_k,
             lambda lists, k: {"judged": _all_judged(lists), "k": k},
             _incomplete._judged_at_k_by_query,
             average=_ties.linear(_incomplete._judged_at_k_by_query)),
+    Measure("Unjudged", "the unjudged documents of the top k divided by k (trec_eval's unj_k; a "
+            "short list is padded with judged documents)", "incomplete_judgments", "required",
+            _incomplete.unjudged_at_k, lambda lists, k: {"judged": _all_judged(lists), "k": k},
+            _incomplete._unjudged_at_k_by_query,
+            average=_ties.linear(_incomplete._unjudged_at_k_by_query)),
 ]}
 
 
@@ -250,7 +291,7 @@ class ParsedMeasure:
 
     name: str
     measure: Measure
-    k: int | None
+    k: int | float | None  # a float: a recall level (IPrec@0.1)
     params: dict
     trec_eval: str | None = None  # the trec_eval family it was written as (map, P, ...)
 
@@ -305,16 +346,18 @@ _SPELLING = re.compile(r"^([A-Za-z][A-Za-z0-9_]*)(?:\(([^()]*)\))?(?:@(.*))?$")
 
 # How each parameter type is written in a name: ASCII digits only (Python's int() and float()
 # also read "１０", "٣", "1_000", "nan" and "inf", which no other tool's names accept).
+# A tuple is numbers separated by ";" (the "," separates parameters).
+_NUMBER = r"[+-]?(?:[0-9]+\.?[0-9]*|\.[0-9]+)(?:[eE][+-]?[0-9]+)?"
 _WRITTEN = {
     int: (re.compile(r"[0-9]+"), "an integer in ASCII digits"),
-    float: (re.compile(r"[+-]?(?:[0-9]+\.?[0-9]*|\.[0-9]+)(?:[eE][+-]?[0-9]+)?"),
-            "a number in ASCII digits"),
+    float: (re.compile(_NUMBER), "a number in ASCII digits"),
     bool: (re.compile(r"True|False"), "True or False"),
+    tuple: (re.compile(rf"{_NUMBER}(?:;{_NUMBER})*"),
+            "numbers in ASCII digits separated by ';'"),
+    dict: (re.compile(rf"\{{\s*(?:[0-9]+\s*:\s*{_NUMBER}\s*"
+                      rf"(?:,\s*[0-9]+\s*:\s*{_NUMBER}\s*)*)?\}}"),
+           "a mapping {grade: gain, ...} of integers >= 0 to numbers"),
 }
-_NUMBER = _WRITTEN[float][0].pattern
-_WRITTEN[dict] = (re.compile(rf"\{{\s*(?:[0-9]+\s*:\s*{_NUMBER}\s*"
-                             rf"(?:,\s*[0-9]+\s*:\s*{_NUMBER}\s*)*)?\}}"),
-                  "a mapping {grade: gain, ...} of integers >= 0 to numbers")
 
 
 def _read_mapping(text: str, written: str) -> dict:
@@ -333,7 +376,21 @@ def _parse_value(text: str, parameter: Parameter, written: str):
             f"measures: {parameter.name} of {written!r} must be {spelled}, got {text!r}")
     if parameter.type is dict:
         return _read_mapping(text, written)
+    if parameter.type is tuple:
+        return tuple(float(number) for number in text.split(";"))
     return text == "True" if parameter.type is bool else parameter.type(text)
+
+
+def _parse_cutoff(k: str, measure: Measure, written: str):
+    if measure.cutoff_type is float:
+        if not _WRITTEN[float][0].fullmatch(k) or not 0 <= float(k) <= 1:
+            raise ValueError(f"measures: the cutoff of {written!r} must be a recall level in "
+                             f"[0, 1] in ASCII digits")
+        return float(k)
+    if not _WRITTEN[int][0].fullmatch(k):
+        raise ValueError(f"measures: the cutoff of {written!r} must be an integer >= 1 "
+                         f"in ASCII digits")
+    return as_cutoff(int(k), f"measures: the cutoff of {written!r}", allow_none=False)
 
 
 def _parse_one(written: str) -> ParsedMeasure:
@@ -353,10 +410,7 @@ def _parse_one(written: str) -> ParsedMeasure:
     if measure.cutoff == "none" and k is not None:
         raise ValueError(f"measures: {measure.name} takes no cutoff, got {written!r}")
     if k is not None:
-        if not _WRITTEN[int][0].fullmatch(k):
-            raise ValueError(f"measures: the cutoff of {written!r} must be an integer >= 1 "
-                             f"in ASCII digits")
-        k = as_cutoff(int(k), f"measures: the cutoff of {written!r}", allow_none=False)
+        k = _parse_cutoff(k, measure, written)
     declared = {p.name: p for p in measure.parameters}
     params = {p.name: p.default for p in measure.parameters}
     given = set()
