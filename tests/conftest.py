@@ -230,7 +230,8 @@ def reader(request, monkeypatch):
 
 # A valid value other than the default for each parameter a measure declares, as written in a
 # name. A new parameter needs one here (test_every_declared_parameter_has_an_example says so).
-EXAMPLES = {"judged_only": "True", "p": "0.5", "T": "2", "depth": "4"}
+EXAMPLES = {"judged_only": "True", "p": "0.5", "T": "2", "depth": "4", "beta": "2", "mult": "0.2",
+            "a": "2", "b": "-2", "c": "-1", "d": "0.5", "n_docs": "1000"}
 
 
 def spellings(measure, cutoffs=(1, 3, 10)):
