@@ -244,7 +244,8 @@ def r_precision_mult(rels, *, mult=1.0, n_relevant=None, threshold=1) -> float:
     R-precision (``mult`` = 1) measured at other milestones that scale with the query's number
     of relevant documents: a system that beats another at small multiples and loses at large
     ones is precision-oriented. The depth rounds mult * R up unless its fraction is below 0.1
-    (trec_eval's ``(long) (mult * R + 0.9)``): 0.2 * 11 = 2.2 gives 2, 0.2 * 12 = 2.4 gives 3.
+    (trec_eval's ``(long) (mult * R + 0.9)``): 0.2 * 10 = 2 gives 2, 0.2 * 11 = 2.2 gives 3 and
+    0.35 * 3 = 1.05 gives 1.
     Ranks past the end of a short list count as non-relevant, as for :func:`precision_at_k`;
     0.0 when the depth is 0 (R is 0, or mult * R < 0.1).
 

@@ -467,15 +467,23 @@ def set_f(rels, *, beta=1.0, n_relevant=None, threshold=1) -> float:
     return _set_f_steps(rels=rels, beta=beta, n_relevant=n_relevant, threshold=threshold).value
 
 
+# SetAP is computed as trec_eval computes it, TP^2 / (retrieved R) in one division: the product
+# of the two rounded ratios can fall on the other side of a printed digit (0.05625 becomes
+# 0.056249999999999994, printed 0.0562 where trec_eval prints 0.0563).
+
+
 def _set_average_precision_steps(rels, n_relevant=None, threshold=1) -> Steps:
     labels = _retrieved_set(rels, n_relevant, threshold)
-    p, r = precision(*labels), recall(*labels)
-    return _set_steps(labels, precision=p, recall=r, SetAP=p * r)
+    counts = confusion_matrix(*labels)
+    size = (counts.tp + counts.fp) * (counts.tp + counts.fn)
+    return _set_steps(labels, precision=precision(*labels), recall=recall(*labels),
+                      SetAP=counts.tp**2 / size if size else 0.0)
 
 
 def _set_average_precision_by_query(ranked, k=None) -> np.ndarray:
-    """SetAP of every query at once: set precision times set recall."""
-    return _set_precision_by_query(ranked) * _set_recall_by_query(ranked)
+    """SetAP of every query at once: relevant retrieved squared over retrieved times R."""
+    retrieved, hits, total = _set_counts(ranked)
+    return safe_divide(hits * hits, retrieved * total)
 
 
 def set_average_precision(rels, *, n_relevant=None, threshold=1) -> float:
