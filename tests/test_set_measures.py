@@ -109,6 +109,7 @@ def test_the_utility_of_trec_evals_test_output_is_a_sum_not_a_share():
 PROGRAM_CASES = {
     # case: (qrels, run, trec_eval options, evaluate options)
     "test": ("qrels.test", "results.test", [], {}),
+    "rel_level -J": ("qrels.rel_level", "results.test", ["-J"], {}),
     "rel_level -l1": ("qrels.rel_level", "results.test", ["-l1"], {}),
     "rel_level -l2": ("qrels.rel_level", "results.test", ["-l2"], {"threshold": 2}),
     "rel_level -l4": ("qrels.rel_level", "results.test", ["-l4"], {"threshold": 4}),
@@ -126,19 +127,27 @@ def program_values(qrels, run_file, *options):
     return values
 
 
-def compared_names(expected):
-    """ALL_TREC and PARAMETERS_NAMES, checked to be every value trec_eval printed."""
+def condensed(name):
+    """rankedu's name of a measure on the condensed list (trec_eval's -J)."""
+    if "(" in name:
+        return name.replace(")", ", judged_only=True)")
+    return name.replace("@", "(judged_only=True)@") if "@" in name else f"{name}(judged_only=True)"
+
+
+def compared_names(expected, options):
+    """ALL_TREC and PARAMETERS_NAMES (condensed under -J), checked to be every value trec_eval
+    printed."""
     names = {**ALL_TREC, **PARAMETERS_NAMES}
     printed_names = {measure for measure, _ in expected} - {"runid", "num_q"}
     assert printed_names == set(names), printed_names ^ set(names)
-    return names
+    return {trec: condensed(ours) for trec, ours in names.items()} if "-J" in options else names
 
 
 @pytest.mark.parametrize("case", PROGRAM_CASES)
 def test_every_family_and_parameter_equals_trec_evals_program_on_its_data(case):
     qrels, run_file, options, evaluate_options = PROGRAM_CASES[case]
     expected = program_values(DATA / qrels, DATA / run_file, *options)
-    names = compared_names(expected)
+    names = compared_names(expected, options)
     result = evaluated(DATA / qrels, DATA / run_file, names, **evaluate_options)
     assert assert_as_trec_eval_prints(result, expected, names) == len(result) * len(names)
 
@@ -164,6 +173,7 @@ GENERATED = {
     "binary": ({"grades": (0, 1)}, [], {}),
     "graded, negative grades": ({"grades": (-1, 0, 1, 2, 3, 4)}, [], {}),
     "level 2": ({"grades": (-1, 0, 1, 2, 3)}, ["-l2"], {"threshold": 2}),
+    "condensed (-J)": ({"grades": (-1, 0, 1, 2)}, ["-J"], {}),
 }
 
 
@@ -182,13 +192,14 @@ def test_every_query_equals_trec_evals_program_on_generated_collections(case, se
     generator, options, evaluate_options = GENERATED[case]
     qrels, run_file = written_collection(tmp_path, seed, **generator)
     expected = program_values(qrels, run_file, *options)
-    names = compared_names(expected)
+    names = compared_names(expected, options)
     result = evaluated(qrels, run_file, names, **evaluate_options)
     assert assert_as_trec_eval_prints(result, expected, names) == 40 * len(names)
     # The collection reaches the corner cases: nothing relevant, nothing judged non-relevant
     # retrieved, a depth past the end of the list.
-    assert (result["NumRel"] == 0).any() and (result["NumNonRelJudgedRet"] == 0).any()
-    assert (result["NumRet"] < 5 * result["NumRel"]).any()
+    counts = result[[names[name] for name in COUNTS]].to_numpy()
+    assert (counts[:, 1] == 0).any() and (counts[:, 3] == 0).any()
+    assert (counts[:, 0] < 5 * counts[:, 1]).any()
 
 
 def test_a_judged_query_the_run_lacks_scores_0_but_num_rel_under_missing_zero(tmp_path):
