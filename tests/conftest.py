@@ -231,7 +231,8 @@ def reader(request, monkeypatch):
 # A valid value other than the default for each parameter a measure declares, as written in a
 # name. A new parameter needs one here (test_every_declared_parameter_has_an_example says so).
 EXAMPLES = {"judged_only": "True", "p": "0.5", "T": "2", "depth": "4", "gains": "{2:3,3:4.5}",
-            "points": "0.2;0.5;0.8"}
+            "points": "0.2;0.5;0.8", "beta": "2", "mult": "0.2", "a": "2", "b": "-2", "c": "-1",
+            "d": "0.5", "n_docs": "1000"}
 
 # The cutoffs of a measure whose cutoff is a recall level (IPrec@0.25), for every rank cutoff
 # list: 0, a level whose round(level * R) falls on a half, and the ends.

@@ -392,10 +392,20 @@ def test_ranked_list_reads_a_negative_grade_as_pooled_but_not_judged_as_judged_a
     assert rk.evaluate(qrels, run, ["Judged@3"])["Judged@3"].iloc[0] == table["judged"].mean()
 
 
-def test_summary_is_the_mean_of_each_measure_for_the_averaged_measures(trec_case):
-    result = rk.evaluate(trec_case.qrels, trec_case.run, ["AP", "P@5", "nDCG@10"])
-    assert rk.summary(result).to_dict() == {name: float(result[name].mean())
-                                           for name in result.columns}
+def test_summary_adds_in_query_order_then_divides_as_trec_eval_does(trec_case):
+    result = rk.evaluate(trec_case.qrels, trec_case.run, ["AP", "P@5", "nDCG@10", "NumRet",
+                                                          "GMAP"])
+    values = {name: result[name].to_numpy() for name in result.columns}
+    expected = {name: float(np.cumsum(values[name])[-1] / len(result))
+                for name in ["AP", "P@5", "nDCG@10"]}
+    expected["NumRet"] = float(values["NumRet"].sum())
+    expected["GMAP"] = math.exp(np.cumsum(np.log(np.maximum(values["GMAP"], 1e-5)))[-1]
+                                / len(result))
+    assert rk.summary(result).to_dict() == expected
+    # The mean numpy and pandas take (a pairwise sum) is not always the same double.
+    values = pd.DataFrame({"P@5": [0.4, 0.2, 0.0, 0.2, 0.0, 0.2, 0.0, 0.6, 0.0, 0.2, 0.0,
+                                   0.0, 0.4, 0.4, 0.2, 0.0]})
+    assert rk.summary(values)["P@5"] == sum(values["P@5"].tolist()) / 16
 
 
 def test_summary_refuses_what_is_not_a_result():

@@ -1,6 +1,7 @@
-"""Ranked lists at a cutoff: precision at k, recall at k, R-precision.
+"""Ranked lists at a cutoff: precision at k, recall at k, R-precision and their relatives.
 
-Conventions (those of trec_eval's ``m_P.c``, ``m_recall.c`` and ``m_Rprec.c``):
+Conventions (those of trec_eval's ``m_P.c``, ``m_recall.c``, ``m_Rprec.c``, ``m_rel_P.c`` and
+``m_Rprec_mult.c``):
 
 - A document is relevant when its grade is ``>= threshold`` (default 1, and it must be > 0, as
   ``rankedu.evaluate`` requires, so that a grade of 0 is never relevant).
@@ -9,12 +10,16 @@ Conventions (those of trec_eval's ``m_P.c``, ``m_recall.c`` and ``m_Rprec.c``):
   They are counted, not stored: a cutoff of 10**9 on a short list costs what the list costs.
 - R@k divides by ``n_relevant``, the relevant documents of the query; it defaults to the
   relevant documents in the list itself, and the result is 0.0 when that is 0.
-- R-precision is P@R with R = ``n_relevant``; it is 0.0 when R is 0.
+- R-precision is P@R with R = ``n_relevant``; it is 0.0 when R is 0. At a multiple of R
+  (``r_precision_mult``) the depth is trec_eval's ``(long) (mult * R + 0.9)``.
+- Relative precision at k divides by min(k, R), the most relevant documents a top k can hold.
 
 The book's chapter "Ranked lists at a cutoff" (``book/cutoff.ipynb``) derives them.
 """
 
 from __future__ import annotations
+
+from collections.abc import Callable
 
 import numpy as np
 
@@ -23,7 +28,8 @@ from rankedu.core.ranked import safe_divide
 from rankedu.core.steps import Steps
 from rankedu.core.validation import as_above, relevant_count
 
-__all__ = ["f_at_k", "precision_at_k", "precision_recall_curve", "r_precision", "recall_at_k"]
+__all__ = ["f_at_k", "precision_at_k", "precision_recall_curve", "r_precision", "r_precision_mult",
+           "recall_at_k", "relative_precision_at_k"]
 
 
 def _precision_at_k_steps(rels, k, threshold=1) -> Steps:
@@ -145,20 +151,30 @@ def recall_at_k(rels, k, *, n_relevant=None, threshold=1) -> float:
     return _recall_at_k_steps(rels=rels, k=k, n_relevant=n_relevant, threshold=threshold).value
 
 
-def _r_precision_steps(rels, n_relevant=None, threshold=1) -> Steps:
+def _precision_at_depth_steps(rels, n_relevant, threshold, depth_of, title) -> Steps:
+    """P@depth, the depth ``depth_of(R)``; no step (0.0) when the depth is 0."""
     columns, listed = relevance_columns(rels, None, threshold)
-    total = relevant_count(listed, n_relevant)
-    if total:
-        columns, _ = relevance_columns(rels, total, threshold, k_name="n_relevant")
+    depth = depth_of(relevant_count(listed, n_relevant))
+    if depth:
+        columns, _ = relevance_columns(rels, depth, threshold, k_name="n_relevant")
     else:
         columns = {name: column[:0] for name, column in columns.items()}
-    return Steps(last(columns["P@i"]), {"P@R": columns})
+    return Steps(last(columns["P@i"]), {title: columns})
+
+
+def _r_precision_steps(rels, n_relevant=None, threshold=1) -> Steps:
+    return _precision_at_depth_steps(rels, n_relevant, threshold, lambda r: r, "P@R")
+
+
+def _precision_at_depth_by_query(ranked, depth: np.ndarray) -> np.ndarray:
+    """Per query, the relevant documents in its top ``depth`` (one per query) over ``depth``."""
+    within = ranked.rank <= depth[ranked.query]
+    return safe_divide(ranked.sum_by_query(ranked.relevant * within), depth)
 
 
 def _r_precision_by_query(ranked, k=None) -> np.ndarray:
     """R-precision of every query at once: relevant documents in the top R, divided by R."""
-    within = ranked.rank <= ranked.n_relevant[ranked.query]
-    return safe_divide(ranked.sum_by_query(ranked.relevant * within), ranked.n_relevant)
+    return _precision_at_depth_by_query(ranked, ranked.n_relevant)
 
 
 def r_precision(rels, *, n_relevant=None, threshold=1) -> float:
@@ -201,6 +217,140 @@ def r_precision(rels, *, n_relevant=None, threshold=1) -> float:
     0.6666666666666666
     """
     return _r_precision_steps(rels=rels, n_relevant=n_relevant, threshold=threshold).value
+
+
+def _r_precision_mult_depth(mult) -> Callable[[int], int]:
+    """trec_eval's depth for a multiple ``mult`` of R: (long) (mult * R + 0.9)."""
+    mult = as_above(mult, "mult", 0)
+    return lambda r: int(mult * r + 0.9)
+
+
+def _r_precision_mult_steps(rels, mult=1.0, n_relevant=None, threshold=1) -> Steps:
+    depth_of = _r_precision_mult_depth(mult)
+    return _precision_at_depth_steps(rels, n_relevant, threshold, depth_of, "P@mult·R")
+
+
+def _r_precision_mult_by_query(ranked, k=None, *, mult=1.0) -> np.ndarray:
+    """RprecMult of every query at once: P at trec_eval's depth for mult * R."""
+    mult = as_above(mult, "mult", 0)
+    return _precision_at_depth_by_query(ranked, (mult * ranked.n_relevant + 0.9).astype(np.int64))
+
+
+def r_precision_mult(rels, *, mult=1.0, n_relevant=None, threshold=1) -> float:
+    r"""Precision at a multiple of R: P@d with d = mult * R rounded as trec_eval rounds it.
+
+    .. math:: \text{RprecMult} = P@d, \quad d = \lfloor \text{mult} \cdot R + 0.9 \rfloor
+
+    R-precision (``mult`` = 1) measured at other milestones that scale with the query's number
+    of relevant documents: a system that beats another at small multiples and loses at large
+    ones is precision-oriented. The depth rounds mult * R up unless its fraction is below 0.1
+    (trec_eval's ``(long) (mult * R + 0.9)``): 0.2 * 10 = 2 gives 2, 0.2 * 11 = 2.2 gives 3 and
+    0.35 * 3 = 1.05 gives 1.
+    Ranks past the end of a short list count as non-relevant, as for :func:`precision_at_k`;
+    0.0 when the depth is 0 (R is 0, or mult * R < 0.1).
+
+    Parameters
+    ----------
+    rels : sequence of float
+        Grades of the retrieved documents in rank order, rank 1 first.
+    mult : float > 0, default 1.0
+        The multiple of R to measure at.
+    n_relevant : int >= 0, optional
+        Relevant documents of the query, retrieved or not; at least those in ``rels``.
+    threshold : float > 0, default 1
+        A document is relevant when its grade is at least this (so a grade of 0 never is).
+
+    Returns
+    -------
+    float
+
+    See Also
+    --------
+    r_precision, precision_at_k
+
+    Notes
+    -----
+    trec_eval's ``Rprec_mult`` (``-m Rprec_mult.0.2,0.5`` prints ``Rprec_mult_0.20`` and
+    ``Rprec_mult_0.50``). The chapter :doc:`/book/cutoff` explains R-precision.
+
+    References
+    ----------
+    - ``trec_eval``: NIST. trec_eval 10.0, ``m_Rprec_mult.c``.
+    - ``voorhees2005``: Voorhees, E. M. and Harman, D. K., editors (2005). TREC: Experiment and
+      Evaluation in Information Retrieval. MIT Press.
+
+    Examples
+    --------
+    >>> import rankedu as rk
+    >>> rk.r_precision_mult([1, 0, 1, 0, 1, 1], mult=0.5, n_relevant=4)  # P@2
+    0.5
+    >>> rk.r_precision_mult([1, 0, 1, 0, 1, 1], mult=2.0, n_relevant=4)  # P@8
+    0.5
+    """
+    return _r_precision_mult_steps(rels=rels, mult=mult, n_relevant=n_relevant,
+                                   threshold=threshold).value
+
+
+def _relative_precision_at_k_steps(rels, k, n_relevant=None, threshold=1) -> Steps:
+    columns, listed = relevance_columns(rels, k, threshold)
+    columns["min(i, R)"] = np.minimum(columns["i"], relevant_count(listed, n_relevant))
+    columns["RelP@i"] = safe_divide(columns["hits@i"], columns["min(i, R)"])
+    return Steps(last(columns["RelP@i"]), {"RelP@k": columns})
+
+
+def _relative_precision_at_k_by_query(ranked, k) -> np.ndarray:
+    """RelP@k of every query at once: relevant in the top k over min(k, R)."""
+    return safe_divide(ranked.sum_by_query(ranked.relevant, k), np.minimum(k, ranked.n_relevant))
+
+
+def relative_precision_at_k(rels, k, *, n_relevant=None, threshold=1) -> float:
+    r"""Relative precision at k: P@k over the best P@k any ranking could reach.
+
+    .. math:: \text{RelP@}k = \frac{\text{relevant in the top } k}{\min(k, R)}
+
+    The top k holds at most min(k, R) relevant documents, so this is P@k up to k = R and
+    R@k past it; 1.0 for an ideal ranking at every k. Ranks past the end of a short list count
+    as non-relevant; 0.0 when R is 0. ``k=None`` means the whole list (trec_eval's
+    ``set_relative_P``).
+
+    Parameters
+    ----------
+    rels : sequence of float
+        Grades of the retrieved documents in rank order, rank 1 first.
+    k : int >= 1 or None
+        The cutoff.
+    n_relevant : int >= 0, optional
+        Relevant documents of the query, retrieved or not; at least those in ``rels``.
+    threshold : float > 0, default 1
+        A document is relevant when its grade is at least this (so a grade of 0 never is).
+
+    Returns
+    -------
+    float
+
+    See Also
+    --------
+    precision_at_k, recall_at_k, rankedu.set_relative_precision
+
+    Notes
+    -----
+    trec_eval's ``relative_P`` (``-m relative_P.5,10`` prints ``relative_P_5`` and
+    ``relative_P_10``). The chapter :doc:`/book/cutoff` explains P@k and R@k.
+
+    References
+    ----------
+    - ``trec_eval``: NIST. trec_eval 10.0, ``m_rel_P.c``.
+
+    Examples
+    --------
+    >>> import rankedu as rk
+    >>> rk.relative_precision_at_k([1, 0, 1, 0], 2, n_relevant=5)  # 1 / min(2, 5)
+    0.5
+    >>> rk.relative_precision_at_k([1, 0, 1, 0], 4, n_relevant=2)  # 2 / min(4, 2)
+    1.0
+    """
+    return _relative_precision_at_k_steps(rels=rels, k=k, n_relevant=n_relevant,
+                                          threshold=threshold).value
 
 
 def _f_at_k_steps(rels, k, beta=1.0, n_relevant=None, threshold=1) -> Steps:

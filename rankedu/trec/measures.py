@@ -34,6 +34,7 @@ from rankedu.metrics import cutoff as _cutoff
 from rankedu.metrics import dcg as _dcg
 from rankedu.metrics import incomplete as _incomplete
 from rankedu.metrics import reciprocal_rank as _rr
+from rankedu.metrics import set_based as _set
 from rankedu.metrics import user_models as _user
 from rankedu.trec import names as _names
 from rankedu.trec import ties as _ties
@@ -141,10 +142,15 @@ def _k_and_denominator(lists, k):
     return {**_k_only(lists, k), "n_relevant": lists.n_relevant}
 
 
+def _denominator(lists, k, **params):
+    """The list, R and the threshold, for the measures of the whole retrieved set."""
+    return {"rels": lists.rels, "n_relevant": lists.n_relevant, "threshold": lists.threshold,
+            **params}
+
+
 def _interpolated(lists):
     """IPrec's and IPrecAvg's arguments but the recall levels: trec_eval 10's rounding."""
-    return {"rels": lists.rels, "n_relevant": lists.n_relevant, "threshold": lists.threshold,
-            "convention": "trec_eval"}
+    return {**_denominator(lists, None), "convention": "trec_eval"}
 
 
 # trec_eval's -J: the measure is computed on the condensed list, the run without its unjudged
@@ -229,6 +235,72 @@ MEASURES: dict[str, Measure] = {m.name: m for m in [
             lambda lists, k: {"rels": lists.rels, "n_relevant": lists.n_relevant,
                               "threshold": lists.threshold},
             _cutoff._r_precision_by_query, average=_ties.linear(_cutoff._r_precision_by_query)),
+    # trec_eval's counts (their summary is a sum over queries), set measures and utility: the
+    # order of the retrieved documents does not matter, so the mean over tie orders is the
+    # kernel itself. Each offers trec_eval's -J (judged_only).
+    Measure("NumRet", "the number of documents retrieved (trec_eval's num_ret)",
+            "evaluating_runs", "none", _set.num_retrieved,
+            lambda lists, k: {"rels": lists.rels}, _set._num_retrieved_by_query,
+            parameters=(_JUDGED_ONLY,), average=_set._num_retrieved_by_query, summary="sum"),
+    Measure("NumRel", "the number of relevant judged documents, R (trec_eval's num_rel)",
+            "evaluating_runs", "none", _set.num_relevant, _denominator,
+            _set._num_relevant_by_query, parameters=(_JUDGED_ONLY,),
+            average=_set._num_relevant_by_query, summary="sum"),
+    Measure("NumRelRet", "the number of relevant documents retrieved (trec_eval's num_rel_ret)",
+            "evaluating_runs", "none", _set.num_relevant_retrieved,
+            lambda lists, k: {"rels": lists.rels, "threshold": lists.threshold},
+            _set._num_relevant_retrieved_by_query,
+            parameters=(_JUDGED_ONLY,), average=_set._num_relevant_retrieved_by_query,
+            summary="sum"),
+    Measure("NumNonRelJudgedRet", "the number of judged non-relevant documents retrieved, "
+            "unjudged and negative grades left out (trec_eval's num_nonrel_judged_ret)",
+            "incomplete_judgments", "none", _set.num_nonrelevant_judged_retrieved,
+            lambda lists, k: {"rels": lists.rels, "judged": lists.judged,
+                              "threshold": lists.threshold},
+            _set._num_nonrelevant_judged_retrieved_by_query,
+            parameters=(_JUDGED_ONLY,), average=_set._num_nonrelevant_judged_retrieved_by_query,
+            summary="sum"),
+    Measure("SetP", "set precision: relevant retrieved over retrieved (trec_eval's set_P)",
+            "cutoff", "none", _set.set_precision,
+            lambda lists, k: {"rels": lists.rels, "threshold": lists.threshold},
+            _set._set_precision_by_query, parameters=(_JUDGED_ONLY,),
+            average=_set._set_precision_by_query),
+    Measure("SetR", "set recall: relevant retrieved over R (trec_eval's set_recall)", "cutoff",
+            "none", _set.set_recall, _denominator, _set._set_recall_by_query,
+            parameters=(_JUDGED_ONLY,), average=_set._set_recall_by_query),
+    Measure("SetF", "F-beta of set precision and set recall (trec_eval's set_F.x is "
+            "beta = sqrt(x))", "cutoff", "none", _set.set_f, _denominator,
+            _set._set_f_by_query,
+            parameters=(Parameter("beta", float, 1.0, "how many times as much recall counts "
+                                  "as precision"), _JUDGED_ONLY), average=_set._set_f_by_query),
+    Measure("SetAP", "set precision times set recall (trec_eval's set_map)", "cutoff", "none",
+            _set.set_average_precision, _denominator, _set._set_average_precision_by_query,
+            parameters=(_JUDGED_ONLY,), average=_set._set_average_precision_by_query),
+    Measure("SetRelP", "relevant retrieved over min(retrieved, R) (trec_eval's set_relative_P)",
+            "cutoff", "none", _set.set_relative_precision, _denominator,
+            _set._set_relative_precision_by_query,
+            parameters=(_JUDGED_ONLY,), average=_set._set_relative_precision_by_query),
+    Measure("RelP", "relative precision at k: relevant in the top k over min(k, R) (trec_eval's "
+            "relative_P)", "cutoff", "required", _cutoff.relative_precision_at_k,
+            _k_and_denominator, _cutoff._relative_precision_at_k_by_query,
+            parameters=(_JUDGED_ONLY,),
+            average=_ties.linear(_cutoff._relative_precision_at_k_by_query)),
+    Measure("RprecMult", "precision at depth (long) (mult * R + 0.9) (trec_eval's Rprec_mult)",
+            "cutoff", "none", _cutoff.r_precision_mult, _denominator,
+            _cutoff._r_precision_mult_by_query,
+            parameters=(Parameter("mult", float, 1.0, "the multiple of R to measure at"),
+                        _JUDGED_ONLY),
+            average=_ties.linear(_cutoff._r_precision_mult_by_query)),
+    Measure("Utility", "a TP + b FP + c FN + d TN of the retrieved set, TN = n_docs - TP - FP - "
+            "FN (trec_eval's utility; a sum, not a share)", "confusion_matrix", "none",
+            _set.utility, _denominator, _set._utility_by_query,
+            parameters=(Parameter("a", float, 1.0, "the worth of a relevant document retrieved"),
+                        Parameter("b", float, -1.0, "the worth of a non-relevant one retrieved"),
+                        Parameter("c", float, 0.0, "the worth of a relevant one missed"),
+                        Parameter("d", float, 0.0, "the worth of any other document"),
+                        Parameter("n_docs", int, 0, "documents in the collection, for TN "
+                                  "(trec_eval -N)"), _JUDGED_ONLY),
+            average=_set._utility_by_query),
     Measure("ERR", "expected reciprocal rank (of the top k), R(g) = (2^g - 1) / 2^max_grade",
             "cascade_err", "optional", _cascade.err,
             lambda lists, k: {"rels": lists.rels, "k": k, "max_grade": lists.max_grade},
