@@ -42,16 +42,14 @@ class _Permutation:
     at: np.ndarray | None = None
     source: np.ndarray | None = None
 
-    def apply(self, values: np.ndarray, *, within_queries: bool = False,
-              owned: bool = False) -> np.ndarray:
-        """``values`` in rank order (``within_queries``: values equal throughout each query, as
-        the query index is, which a patch of ties never changes; ``owned``: an array no one
-        else reads, patched in place)."""
+    def apply(self, values: np.ndarray, *, owned: bool = False) -> np.ndarray:
+        """``values`` in rank order (``owned``: an array no one else reads, patched in
+        place)."""
         if self.full is not None:
             return values[self.full]
         if self.moves is not None:
             values, owned = np.concatenate([values[a:b] for a, b in zip(*self.moves)]), True
-        if self.at is None or within_queries:
+        if self.at is None:
             return values
         out = values if owned else values.copy()
         out[self.at] = values[self.source]
@@ -97,10 +95,15 @@ def _line_order(query: np.ndarray, score: np.ndarray) -> _Permutation:
     return _Permutation(full=np.lexsort((-score, query)))
 
 
-def _rank_order(query: np.ndarray, score: np.ndarray, run: _Table,
-                rows: np.ndarray | None) -> tuple[_Permutation, np.ndarray | None]:
-    """The order (query ascending, score descending, docno descending) of the lines, and the
-    tie group of each line in that order (None when no two scores of a query tie).
+def _tied(query: np.ndarray, score: np.ndarray) -> np.ndarray:
+    """Whether each line but the last has its next line's query and score."""
+    return (query[1:] == query[:-1]) & (score[1:] == score[:-1])
+
+
+def _rank_order(query: np.ndarray, score: np.ndarray, run: _Table, rows: np.ndarray | None
+                ) -> tuple[_Permutation, np.ndarray, np.ndarray | None]:
+    """The order (query ascending, score descending, docno descending) of the lines, the query
+    of each line in that order, and its tie group (None when no two scores of a query tie).
 
     ``rows`` are the lines of the run table (None: all of them). Docnos are compared as strings
     only where two scores of one query tie, so a run naming a million different documents
@@ -109,10 +112,13 @@ def _rank_order(query: np.ndarray, score: np.ndarray, run: _Table,
     """
     n = len(query)
     order = _line_order(query, score)
-    q, s = order.apply(query), order.apply(score)
-    tied = (q[1:] == q[:-1]) & (s[1:] == s[:-1])
+    ranked_query = order.apply(query)  # which reordering ties, within queries, cannot change
+    if order.full is None:  # stretches moved whole keep which lines tie with the next
+        tied = order.apply(np.append(_tied(query, score), False))[:-1]
+    else:
+        tied = _tied(ranked_query, score[order.full])
     if not tied.any():
-        return order, None
+        return order, ranked_query, None
     # Tie groups are numbered down the ranking (documents of one query with equal scores).
     group = np.empty(n, dtype=np.int32 if n < 2**31 else np.int64)
     group[0] = 0
@@ -128,7 +134,7 @@ def _rank_order(query: np.ndarray, score: np.ndarray, run: _Table,
         order.full[positions] = order.full[ranked]
     else:
         order.at, order.source = positions, ranked
-    return order, group
+    return order, ranked_query, group
 
 
 @dataclass
@@ -157,8 +163,7 @@ def _join(judged: _Table, run: _Table, queries: pd.Index, threshold: float, max_
         query, judgment, score = run_query[kept], run.judgment[kept], run.values[kept]
     if as_flag(single_precision, "single_precision"):
         score = score.astype(np.float32).astype(np.float64)
-    order, group = _rank_order(query, score, run, kept)
-    query = order.apply(query, within_queries=True)
+    order, query, group = _rank_order(query, score, run, kept)
     lines = None
     if lines_needed:
         lines = order.apply(np.arange(len(run_query)) if kept is None else kept)
