@@ -30,8 +30,9 @@ help:
 	@echo "              make execute CHAPTER=book/ndcg.ipynb re-executes that one chapter"
 	@echo "make serve    serve $(HTML) on http://localhost:$(PORT)/"
 	@echo "make lab      open the chapters in JupyterLab"
-	@echo "make bench    time rk.evaluate against pytrec_eval (ranx, trec_eval) on realistic"
-	@echo "              1,000,000- and 10,000,000-line runs, each tool in its own process"
+	@echo "make bench    time rk.evaluate against pytrec_eval, trec_eval 10.0's binary (built from"
+	@echo "              tools/trec_eval) and a pyarrow read of the files, on realistic 1,000,000-"
+	@echo "              and 10,000,000-line runs, each tool in its own process; then -m all_trec"
 	@echo "make bench-per-list  time and memory of every per-list function (and rk.explain) at"
 	@echo "              10^6 elements, each in its own process, and the import time of rankedu"
 	@echo "make bench-logs  GAUC of a 10,000,000-row Parquet log: rankedu.logs on DuckDB and on"
@@ -127,14 +128,19 @@ serve: $(HTML)/index.html
 lab: $(STAMP)
 	$(BIN)/jupyter lab --ServerApp.root_dir=book $(if $(filter 0,$(shell id -u)),--allow-root)
 
-# Times rk.evaluate against pytrec_eval, ranx (both pinned in requirements.txt) and trec_eval's
-# binary (when one is on PATH) from TREC files on disk, each tool in its own process, on
-# realistic generated runs (1,000 docnos per query drawn from a 50M-document collection) of
-# 1,000,000 and 10,000,000 lines; see benchmarks/bench_evaluate.py. Not part of `make test`:
-# timings depend on the machine and its load, so it reports, never fails.
+# Times rk.evaluate against pytrec_eval, trec_eval 10.0's binary (built from tools/trec_eval by
+# its own Makefile first) and a floor, pyarrow reading the two files, from TREC files on disk,
+# each tool in its own process, on realistic generated runs (queries q0, q1, ... in numeric
+# order, 1,000 MS MARCO-like docnos per query drawn from a 50M-document collection) of 1,000,000
+# and 10,000,000 lines (written once under /tmp/rankedu-bench); first the measures rankedu and
+# trec_eval share, then trec_eval's all_trec set; see benchmarks/bench_evaluate.py (--tools ...
+# ranx adds ranx). Not part of `make test`: timings depend on the machine and its load, so it
+# reports, never fails.
 bench: $(STAMP)
 	$(BIN)/python benchmarks/bench_evaluate.py --lines 1000000
-	$(BIN)/python benchmarks/bench_evaluate.py --lines 10000000 --rounds 2
+	$(BIN)/python benchmarks/bench_evaluate.py --lines 10000000
+	$(BIN)/python benchmarks/bench_evaluate.py --lines 1000000 --measures all_trec
+	$(BIN)/python benchmarks/bench_evaluate.py --lines 10000000 --measures all_trec
 
 # Every per-list function and its explanation at 10^6 elements (goal: under 2 s and 1 GiB each),
 # cutoffs far past the end of a list, and the import time of rankedu beside pandas'; see
