@@ -2,13 +2,17 @@
 or compare several runs.
 
     rankedu evaluate QRELS RUN -m nDCG@10 AP [-q] [-l 2] [-c] [--ties average] [--format csv]
+    rankedu evaluate QRELS RUN -m all_trec -q [-M 100]
     rankedu explain QRELS RUN QID -m nDCG@10 [--ties optimistic] [--top 10]
     rankedu compare QRELS RUN RUN [RUN...] -m nDCG@10 AP [--baseline RUN] [--test t]
     rankedu --version
 
-``evaluate`` prints a table like trec_eval's (``--format trec_eval``, the default): one
-``measure  qid  value`` line per measure, for every query with ``-q``, then ``num_q`` and each
-measure over the queries (qid ``all``), rounded to ``--digits``. The other formats are for
+``evaluate`` prints what trec_eval prints (``--format trec_eval``, the default, through
+:func:`rankedu.trec_eval_report`): one ``measure  qid  value`` line per value, for every query
+with ``-q``, then each measure over the queries (qid ``all``), rounded to ``--digits``. Measures
+may be named as trec_eval names them (``-m map -m P.5,10``, ``-m all_trec``); without ``-m``,
+trec_eval's default measures (``official``) are computed, and ``-M`` keeps each query's first
+documents, as trec_eval's ``-M`` does, so that trec_eval's own command lines print its output. The other formats are for
 scripts; each value is printed in full (the shortest text that reads back as the same double),
 the queries' rows only with ``-q``, and the ``all`` row is :func:`rankedu.summary` of the
 result (a mean, or a sum for the counts), as in the trec_eval layout:
@@ -45,8 +49,10 @@ is read as its text. ``python -m rankedu`` is the same command.
 from __future__ import annotations
 
 import argparse
+import contextlib
 import csv
 import importlib.metadata
+import io
 import json
 import os
 import re
@@ -60,6 +66,7 @@ from rankedu.comparison import CORRECTIONS, TESTS, compare
 from rankedu.trec.evaluate import DEFAULT_MAX_GRADE, MISSING, evaluate, summary
 from rankedu.trec.files import STDIN, read_qrels
 from rankedu.trec.measures import MEASURES, parse
+from rankedu.trec.report import run_tag, trec_eval_report
 from rankedu.trec.ties import TIES
 
 __all__ = ["main"]
@@ -94,6 +101,14 @@ def _at_least_zero(text: str) -> int:
         raise argparse.ArgumentTypeError(f"must be an integer >= 0, got {text!r}") from None
     if value < 0:
         raise argparse.ArgumentTypeError(f"must be an integer >= 0, got {value}")
+    return value
+
+
+def _at_least_one(text: str) -> int:
+    """An argparse type: an integer >= 1."""
+    value = _at_least_zero(text)
+    if value < 1:
+        raise argparse.ArgumentTypeError(f"must be an integer >= 1, got {value}")
     return value
 
 
@@ -174,14 +189,18 @@ def _parser(command_parser=_Parser) -> argparse.ArgumentParser:
     commands = parser.add_subparsers(dest="command", required=True, metavar="COMMAND",
                                      parser_class=command_parser)
 
-    def judged(sub, runs="RUN", many=None):
+    def judged(sub, runs="RUN", many=None, measures_required=True):
         sub.add_argument("qrels", metavar="QRELS",
                          help="judgments file: qid iter docno rel (- reads standard input)")
         sub.add_argument("run", metavar=runs, nargs=many,
                          help="run file: qid Q0 docno rank score tag (- reads standard input)")
-        sub.add_argument("-m", "--measures", nargs="+", action="extend", required=True,
-                         metavar="MEASURE", help="measures to compute, e.g. -m nDCG@10 AP "
-                         "P@5; -m may be repeated (-m AP -m P@5), as in trec_eval")
+        sub.add_argument("-m", "--measures", nargs="+", action="extend",
+                         required=measures_required, metavar="MEASURE",
+                         help="measures to compute, e.g. -m nDCG@10 AP P@5, or as trec_eval "
+                         "names them (-m map P.5,10 ndcg_cut.10, -m all_trec); -m may be "
+                         "repeated (-m AP -m P@5), as in trec_eval" + (
+                             "" if measures_required else
+                             "; without -m, trec_eval's default measures (official)"))
         sub.add_argument("-l", "--threshold", type=float, default=1, metavar="LEVEL",
                          help="relevant means grade >= LEVEL (trec_eval -l; default 1)")
         sub.add_argument("--ties", choices=TIES, default="trec_eval",
@@ -190,8 +209,8 @@ def _parser(command_parser=_Parser) -> argparse.ArgumentParser:
                          "first (pessimistic), or the exact mean over every order (average; "
                          "not in explain, and not for " + _NOT_AVERAGED + ")")
 
-    def common(sub):
-        judged(sub)
+    def common(sub, measures_required=True):
+        judged(sub, measures_required=measures_required)
         sub.add_argument("--max-grade", type=float, default=None, metavar="G",
                          help=f"ERR's top grade (default {DEFAULT_MAX_GRADE}, as gdeval and "
                          "ir_measures; with ERR, a larger grade in the qrels is an error)")
@@ -203,9 +222,12 @@ def _parser(command_parser=_Parser) -> argparse.ArgumentParser:
         description="Evaluate RUN against QRELS and print a trec_eval-like table.",
         epilog="Measures: " + _MEASURE_HELP + ".",
     )
-    common(evaluate_cmd)
+    common(evaluate_cmd, measures_required=False)
     evaluate_cmd.add_argument("-q", "--per-query", action="store_true",
                               help="print every query's values before the mean (trec_eval -q)")
+    evaluate_cmd.add_argument("-M", "--max-docs", type=_at_least_one, default=None,
+                              metavar="N", help="evaluate only each query's first N documents "
+                              "in trec_eval's ranking (trec_eval -M)")
     missing = evaluate_cmd.add_mutually_exclusive_group()
     # No default here: argparse would not see "--missing skip" beside -c (a value that is
     # the default counts as not given); _run reads None as evaluate's default, "skip".
@@ -267,17 +289,6 @@ def _version() -> str:
         return importlib.metadata.version("rankedu")
     except importlib.metadata.PackageNotFoundError:  # run from a source tree, not installed
         return "(not installed)"
-
-
-def _print_table(result, per_query: bool, digits: int, out) -> None:
-    width = max(22, *(len(name) for name in result.columns))
-    if per_query:
-        for qid, row in result.iterrows():
-            for name, value in row.items():
-                print(f"{name:<{width}}\t{qid}\t{value:.{digits}f}", file=out)
-    print(f"{'num_q':<{width}}\tall\t{len(result)}", file=out)
-    for name, value in summary(result).items():
-        print(f"{name:<{width}}\tall\t{value:.{digits}f}", file=out)
 
 
 def _rows(result, per_query: bool) -> list[tuple[str, dict]]:
@@ -425,12 +436,16 @@ def _run(args, out) -> None:
     options = {"threshold": args.threshold, "max_grade": args.max_grade,
                "single_precision": args.single_precision, "ties": args.ties}
     if args.command == "evaluate":
-        result = evaluate(args.qrels, args.run, args.measures,
-                          missing=args.missing or "skip", **options)
-        if args.format == "trec_eval":
-            _print_table(result, args.per_query, args.digits, out)
-        else:
-            _print_machine(result, args.per_query, args.format, out)
+        options.update(missing=args.missing or "skip", max_docs=args.max_docs)
+        measures = args.measures or ["official"]
+        if args.format != "trec_eval":
+            _print_machine(evaluate(args.qrels, args.run, measures, **options),
+                           args.per_query, args.format, out)
+            return
+        with _run_id(args.run) as runid:
+            print(trec_eval_report(args.qrels, args.run, measures, per_query=args.per_query,
+                                   digits=args.digits, runid=runid, **options), end="",
+                  file=out)
         return
     # Every explanation first, from one reading of the files, so that a bad measure or query
     # prints nothing but the error.
@@ -445,6 +460,23 @@ def _run(args, out) -> None:
         print(f"\n{name}\n{'-' * len(name)}", file=out)
         print(_explain.Explanation(explanation.name, explanation.value, steps).to_string(
             args.top), file=out)
+
+
+@contextlib.contextmanager
+def _run_id(run):
+    """The run id of standard input (``-``), which trec_eval's layout prints as ``runid``:
+    the input is read here, its last line's tag kept, and the bytes handed to the reader as
+    standard input still (so that messages name it so). None for a file: the layout reads
+    its last line itself."""
+    if run != "-":
+        yield None
+        return
+    data, kept = sys.stdin.buffer.read(), sys.stdin
+    sys.stdin = io.TextIOWrapper(io.BytesIO(data))
+    try:
+        yield run_tag(data)
+    finally:
+        sys.stdin = kept
 
 
 def _in_flags(message: str) -> str:

@@ -1,8 +1,11 @@
 """Tests of rankedu/cli.py (the ``rankedu`` command) and rankedu/__main__.py."""
 
+import gzip
+import io
 import re
 import subprocess
 import sys
+from pathlib import Path
 
 import pytest
 
@@ -226,7 +229,7 @@ def test_nothing_to_evaluate_exits_2_with_one_line_on_stderr(tmp_path, files, ca
 
 @pytest.mark.parametrize(
     ("argv", "message"),
-    [(["evaluate", "FILES"], "rankedu evaluate: error: the following arguments are required: "
+    [(["explain", "FILES", "q1"], "rankedu explain: error: the following arguments are required: "
       "-m/--measures"),
      (["frobnicate"], "rankedu: error: argument COMMAND: invalid choice: 'frobnicate'"),
      (["evaluate", "FILES", "-m", "AP", "--ties", "bogus"], "argument --ties: invalid choice"),
@@ -298,3 +301,40 @@ def test_warnings_reach_stderr_even_when_the_output_pipe_breaks(tmp_path):
     assert done.stdout.startswith("AP")
     assert "warning" in done.stderr and "'q20000'" in done.stderr
     assert "Traceback" not in done.stderr
+
+
+# --- trec_eval's own outputs, through the command ---------------------------------------------
+
+TREC_EVAL_DATA = Path(rk.__file__).parent / "data" / "trec_eval"
+
+
+@pytest.mark.parametrize(
+    ("options", "run", "expected"),
+    [([], "results.test", "out.test"),
+     (["-m", "all_trec", "-q"], "results.test", "out.test.aq"),
+     (["-q", "-c", "-M100", "-m", "all_trec"], "results.trunc", "out.test.aqcM")],
+)
+def test_evaluate_prints_what_trec_eval_10_prints(capsys, options, run, expected):
+    # Without -m, trec_eval's default measures; -M and -c as trec_eval reads them.
+    assert main(["evaluate", str(TREC_EVAL_DATA / "qrels.test"), str(TREC_EVAL_DATA / run),
+                 *options]) == 0
+    printed = capsys.readouterr().out
+    assert [line.split() for line in printed.splitlines()] == \
+        [line.split() for line in (TREC_EVAL_DATA / expected).read_text().splitlines()]
+
+
+def test_the_run_id_of_standard_input_is_its_last_lines_tag(capsys, monkeypatch):
+    data = (TREC_EVAL_DATA / "results.test").read_bytes()
+    for stream in (data, gzip.compress(data)):
+        monkeypatch.setattr("sys.stdin", io.TextIOWrapper(io.BytesIO(stream)))
+        assert main(["evaluate", str(TREC_EVAL_DATA / "qrels.test"), "-", "-m", "runid",
+                     "map"]) == 0
+        assert capsys.readouterr().out.split() == ["runid", "all", "STANDARD", "map", "all",
+                                                   "0.1785"]
+
+
+def test_max_docs_must_be_at_least_one(capsys):
+    with pytest.raises(SystemExit):
+        main(["evaluate", str(TREC_EVAL_DATA / "qrels.test"),
+              str(TREC_EVAL_DATA / "results.test"), "-M", "0"])
+    assert "argument -M/--max-docs: must be an integer >= 1, got 0" in capsys.readouterr().err

@@ -177,33 +177,42 @@ def _runid(run) -> str:
     if isinstance(run, pd.DataFrame) and "tag" in run.columns and len(run):
         return str(run["tag"].iloc[-1])
     if isinstance(run, (str, os.PathLike)) and os.fspath(run) != "-":
-        last = _last_line(os.fspath(run)).split()
-        if len(last) >= 6:
-            return last[5]
+        tag = run_tag(_tail(os.fspath(run)))
+        if tag is not None:
+            return tag
     raise ValueError("runid: this run has no run id to print (a run file's lines end in one; "
-                     "a dict or a frame without a 'tag' column has none): pass runid=")
+                     "a dict, a frame without a 'tag' column or standard input has none): "
+                     "pass runid=")
 
 
-def _last_line(path: str) -> str:
-    """The last line of ``path`` that holds a record (not blank, not a ``#`` comment)."""
+def run_tag(data: bytes) -> str | None:
+    """The sixth field of the last line of ``data`` (a run file's bytes, or its end; gzip
+    decompressed) that holds a record, or None."""
+    if data[:2] == b"\x1f\x8b":
+        data = gzip.decompress(data)
+    for line in reversed(data.splitlines()):
+        fields = line.split()
+        if fields and not fields[0].startswith(b"#"):
+            return fields[5].decode("utf-8", errors="replace") if len(fields) >= 6 else None
+    return None
+
+
+def _tail(path: str) -> bytes:
+    """The end of ``path`` from the start of its last line that holds a record (all of it
+    when gzip-compressed)."""
     with open(path, "rb") as file:
-        compressed = file.read(2) == b"\x1f\x8b"
-    if compressed:
-        with gzip.open(path, "rt", encoding="utf-8", errors="replace") as file:
-            kept = ""
-            for line in file:
-                if line.strip() and not line.lstrip().startswith("#"):
-                    kept = line
-            return kept
-    with open(path, "rb") as file:
+        if file.read(2) == b"\x1f\x8b":
+            file.seek(0)
+            return file.read()
         size = file.seek(0, os.SEEK_END)
         chunk = 1 << 16
         while True:
             start = max(0, size - chunk)
             file.seek(start)
-            lines = file.read(size - start).decode("utf-8", errors="replace").splitlines()
-            records = [line for line in (lines if start == 0 else lines[1:])
-                       if line.strip() and not line.lstrip().startswith("#")]
-            if records or start == 0:
-                return records[-1] if records else ""
+            data = file.read(size - start)
+            # The chunk's first line may be cut: it counts only when the chunk is the file.
+            whole = data if start == 0 else data.partition(b"\n")[2]
+            if start == 0 or any(line.split() and not line.split()[0].startswith(b"#")
+                                 for line in whole.splitlines()):
+                return whole
             chunk *= 2
