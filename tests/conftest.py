@@ -9,6 +9,7 @@ import pandas as pd
 import pytest
 from hypothesis import HealthCheck, settings
 
+import rankedu as rk
 from rankedu.datasets import DATA
 from rankedu.trec import fast_read as _fast_read
 
@@ -198,16 +199,24 @@ class TrecReference:
 
 
 def assert_as_trec_eval_prints(result, expected, names) -> int:
-    """Every query's value and every mean of ``result`` (rk.evaluate's frame) printed at trec_eval's
-    four decimals equals trec_eval's, ``expected`` mapping (trec_eval's measure, qid or "all") to
-    the printed text and ``names`` trec_eval's measure names to rankedu's. Returns how many
-    per-query values were compared."""
+    """Every query's value and the summary (:func:`rankedu.summary`: a sum for the counts, a
+    mean added in query order for the rest) of ``result`` (rk.evaluate's frame), printed as
+    trec_eval prints them (a count as an integer, the rest to four decimals), equal trec_eval's,
+    ``expected`` mapping (trec_eval's measure, qid or "all") to the printed text and ``names``
+    trec_eval's measure names to rankedu's. Returns how many per-query values were compared."""
+    from rankedu.trec.measures import parse
+
+    summary = rk.summary(result)
     compared = 0
     for trec_name, ours in names.items():
+        count = parse([ours])[0].measure.summary == "sum"
         for qid in result.index:
-            assert f"{result.loc[qid, ours]:.4f}" == expected[trec_name, qid], (trec_name, qid)
+            value = result.loc[qid, ours]
+            shown = f"{int(value)}" if count else f"{value:.4f}"
+            assert shown == expected[trec_name, qid], (trec_name, qid, value)
             compared += 1
-        assert f"{result[ours].mean():.4f}" == expected[trec_name, "all"], trec_name
+        shown = f"{int(summary[ours])}" if count else f"{summary[ours]:.4f}"
+        assert shown == expected[trec_name, "all"], (trec_name, summary[ours])
     return compared
 
 

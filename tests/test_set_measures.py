@@ -18,6 +18,7 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 import rankedu as rk
+from conftest import assert_as_trec_eval_prints
 from test_trec_eval_binary import collection
 from trec_eval_binary import run
 
@@ -60,24 +61,6 @@ def evaluated(qrels, run_file, names, **options):
     with warnings.catch_warnings():
         warnings.simplefilter("ignore", (rk.TieWarning, rk.QueryMismatchWarning))
         return rk.evaluate(qrels, run_file, list(names.values()), **options)
-
-
-def assert_as_trec_eval_prints(result, expected, names) -> int:
-    """Each query's value and the summary (a sum for the counts, a mean for the rest) of
-    ``result``, printed as trec_eval prints them, equal ``expected``'s; returns how many
-    per-query values were compared."""
-    compared = 0
-    for trec_name, ours in names.items():
-        for qid in result.index:
-            assert printed(trec_name, result.loc[qid, ours]) == expected[trec_name, qid], (
-                trec_name, qid, result.loc[qid, ours])
-            compared += 1
-        # trec_eval adds the queries up one by one in qid order, then divides (pandas' mean
-        # sums pairwise: 0.16124999999999998 where trec_eval's 0.16125 prints 0.1613).
-        summary = np.cumsum(result[ours].to_numpy())[-1]
-        summary = summary if trec_name in COUNTS else summary / len(result)
-        assert printed(trec_name, summary) == expected[trec_name, "all"], (trec_name, summary)
-    return compared
 
 
 # --- trec_eval's own test outputs ---------------------------------------------------------------

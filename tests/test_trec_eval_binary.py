@@ -1,11 +1,11 @@
-"""``rk.evaluate`` against trec_eval 10.0's own program, built from the vendored source
-(``tools/trec_eval``, ``tests/trec_eval_binary.py``), query by query at trec_eval's four printed
-decimals, on generated collections that hit its corner cases: tied scores broken by docno,
-lists shorter and longer than the cutoffs, unjudged documents retrieved, judged documents never
-retrieved, negative grades ("pooled but not judged"), queries with nothing relevant, queries
-the qrels judge but the run lacks (``-c``), relevance levels (``-l``) and condensed lists
-(``-J``). trec_eval's own test folder is compared in ``test_evaluate.py``; this file reaches the
-cases that folder does not hold.
+"""rankedu against trec_eval 10.0's own program, built from the vendored source
+(``tools/trec_eval``, ``tests/trec_eval_binary.py``): every line ``-m all_trec -q`` prints, on
+generated collections that hit its corner cases: tied scores broken by docno, lists shorter and
+longer than the cutoffs, unjudged documents retrieved, judged documents never retrieved,
+negative grades ("pooled but not judged"), queries with nothing relevant, queries the qrels
+judge but the run lacks (``-c``), relevance levels (``-l``), lists cut (``-M``) and condensed
+lists (``-J``). trec_eval's own test folder is compared in ``test_report.py``; this file
+reaches the cases that folder does not hold.
 """
 
 import warnings
@@ -18,19 +18,14 @@ from conftest import assert_as_trec_eval_prints
 from trec_eval_binary import run
 
 CUTOFFS = (1, 5, 10, 30)
-# trec_eval's measure (as -q prints it) -> rankedu's name.
-MEASURES = {"map": "AP", "Rprec": "Rprec", "recip_rank": "RR", "ndcg": "nDCG",
-            "bpref": "Bpref",
-            **{f"P_{k}": f"P@{k}" for k in CUTOFFS}, **{f"recall_{k}": f"R@{k}" for k in CUTOFFS},
-            **{f"ndcg_cut_{k}": f"nDCG@{k}" for k in CUTOFFS},
-            **{f"map_cut_{k}": f"AP@{k}" for k in CUTOFFS}}
-# Under -J trec_eval condenses every list; rankedu says so per measure.
+# Under -J trec_eval condenses every list; rankedu says so per measure (trec_eval's name as -q
+# prints it -> rankedu's).
 CONDENSED = {"map": "AP(judged_only=True)", "ndcg": "nDCG(judged_only=True)",
              **{f"ndcg_cut_{k}": f"nDCG(judged_only=True)@{k}" for k in CUTOFFS},
              **{f"map_cut_{k}": f"AP(judged_only=True)@{k}" for k in CUTOFFS}, "bpref": "Bpref"}
-TREC_EVAL_MEASURES = ["-m", "map", "-m", "Rprec", "-m", "recip_rank", "-m", "ndcg", "-m", "bpref",
+CONDENSED_MEASURES = ["-m", "map", "-m", "ndcg", "-m", "bpref",
                       *[f"-m{name}.{','.join(map(str, CUTOFFS))}"
-                        for name in ("P", "recall", "ndcg_cut", "map_cut")]]
+                        for name in ("ndcg_cut", "map_cut")]]
 
 
 def collection(seed, *, grades=(0, 1), n_queries=40, missing=0):
@@ -54,14 +49,13 @@ def collection(seed, *, grades=(0, 1), n_queries=40, missing=0):
     return "\n".join(qrels) + "\n", "\n".join(run_lines) + "\n"
 
 
-def trec_eval_values(qrels_path, run_path, *options):
-    done = run("-q", *options, *TREC_EVAL_MEASURES, qrels_path, run_path)
-    assert done.returncode == 0, done.stderr
-    values = {}
-    for line in done.stdout.splitlines():
-        measure, qid, value = line.split()
-        values[measure, qid] = value
-    return values
+def written(tmp_path, seed, **generator):
+    """A generated collection written to two files: (qrels path, run path)."""
+    qrels_text, run_text = collection(seed, **generator)
+    qrels, run_file = tmp_path / "qrels", tmp_path / "run"
+    qrels.write_text(qrels_text)
+    run_file.write_text(run_text)
+    return qrels, run_file
 
 
 CASES = {
@@ -70,25 +64,41 @@ CASES = {
     "graded": ({"grades": (-1, 0, 1, 2, 3, 4)}, [], {}),
     "level 2": ({"grades": (-1, 0, 1, 2, 3)}, ["-l2"], {"threshold": 2}),
     "complete (-c)": ({"grades": (0, 1, 2), "missing": 5}, ["-c"], {"missing": "zero"}),
-    "condensed (-J)": ({"grades": (-1, 0, 1, 2)}, ["-J"], {}),
+    "at most 20 (-M)": ({"grades": (0, 1, 2)}, ["-M20"], {"max_docs": 20}),
 }
 
 
 @pytest.mark.parametrize("case", CASES)
 @pytest.mark.parametrize("seed", [1, 2, 3])
-def test_every_query_and_mean_equal_trec_eval_10s_program(case, seed, tmp_path):
+def test_all_trec_prints_what_trec_eval_10s_program_prints(case, seed, tmp_path):
+    # Every measure of -m all_trec, every query and every summary line, as printed.
     generator, options, evaluate_options = CASES[case]
-    qrels_text, run_text = collection(seed, **generator)
-    qrels, run_file = tmp_path / "qrels", tmp_path / "run"
-    qrels.write_text(qrels_text)
-    run_file.write_text(run_text)
-    names = CONDENSED if "-J" in options else MEASURES
-    expected = trec_eval_values(qrels, run_file, *options)
+    qrels, run_file = written(tmp_path, seed, **generator)
+    done = run("-q", *options, "-m", "all_trec", qrels, run_file)
+    assert done.returncode == 0, done.stderr
     with warnings.catch_warnings():
         warnings.simplefilter("ignore", (rk.TieWarning, rk.QueryMismatchWarning))
-        result = rk.evaluate(qrels, run_file, list(names.values()), **evaluate_options)
-    compared = assert_as_trec_eval_prints(result, expected, names)
-    assert compared == len(names) * len(result) and len(result) == 40
+        printed = rk.trec_eval_report(qrels, run_file, ["all_trec"], per_query=True,
+                                      **evaluate_options)
+    expected = [line.split() for line in done.stdout.splitlines()]
+    assert len(expected) == 40 * 96 + 99  # 96 lines a query, 99 in the summary
+    assert [line.split() for line in printed.splitlines()] == expected
+
+
+@pytest.mark.parametrize("seed", [1, 2, 3])
+def test_condensed_lists_equal_trec_eval_10s_minus_j(seed, tmp_path):
+    qrels, run_file = written(tmp_path, seed, grades=(-1, 0, 1, 2))
+    done = run("-q", "-J", *CONDENSED_MEASURES, qrels, run_file)
+    assert done.returncode == 0, done.stderr
+    expected = {}
+    for line in done.stdout.splitlines():
+        measure, qid, value = line.split()
+        expected[measure, qid] = value
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", rk.TieWarning)
+        result = rk.evaluate(qrels, run_file, list(CONDENSED.values()))
+    compared = assert_as_trec_eval_prints(result, expected, CONDENSED)
+    assert compared == len(CONDENSED) * len(result) and len(result) == 40
 
 
 def test_rbp_equals_trec_eval_10s_rbp_on_binary_judgments(tmp_path):
@@ -96,10 +106,7 @@ def test_rbp_equals_trec_eval_10s_rbp_on_binary_judgments(tmp_path):
     # outside [0, 1]; on 0/1 grades and lists of at most 50 documents that is rk's RBP at
     # depth 1000. Its min and max start uninitialised (m_rbp.c), so rbp is run alone, as the
     # atlas runs it: after another measure the stack they are read from differs.
-    qrels_text, run_text = collection(4, grades=(0, 1))
-    qrels, run_file = tmp_path / "qrels", tmp_path / "run"
-    qrels.write_text(qrels_text)
-    run_file.write_text(run_text)
+    qrels, run_file = written(tmp_path, 4, grades=(0, 1))
     done = run("-q", "-m", "rbp.p=0.8", qrels, run_file)
     expected = dict(((line.split()[1]), line.split()[2]) for line in done.stdout.splitlines())
     with warnings.catch_warnings():
@@ -110,10 +117,7 @@ def test_rbp_equals_trec_eval_10s_rbp_on_binary_judgments(tmp_path):
 
 
 def test_a_judged_query_missing_from_the_run_stops_trec_eval_10_as_missing_error_does(tmp_path):
-    qrels_text, run_text = collection(5, missing=1)
-    qrels, run_file = tmp_path / "qrels", tmp_path / "run"
-    qrels.write_text(qrels_text)
-    run_file.write_text(run_text)
+    qrels, run_file = written(tmp_path, 5, missing=1)
     done = run("-m", "map", qrels, run_file)
     assert done.returncode == 4
     assert done.stderr == "trec_eval: result qid 'q000' not found in qrels\n"
