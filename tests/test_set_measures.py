@@ -19,7 +19,7 @@ from hypothesis import strategies as st
 
 import rankedu as rk
 from conftest import assert_as_trec_eval_prints
-from test_trec_eval_binary import collection
+from test_trec_eval_binary import written
 from trec_eval_binary import run
 
 DATA = rk.datasets.DATA
@@ -160,20 +160,11 @@ GENERATED = {
 }
 
 
-def written_collection(tmp_path, seed, **generator):
-    """The paths of a generated collection's qrels and run (``test_trec_eval_binary``'s)."""
-    qrels_text, run_text = collection(seed, **generator)
-    qrels, run_file = tmp_path / "qrels", tmp_path / "run"
-    qrels.write_text(qrels_text)
-    run_file.write_text(run_text)
-    return qrels, run_file
-
-
 @pytest.mark.parametrize("case", GENERATED)
 @pytest.mark.parametrize("seed", [1, 2])
 def test_every_query_equals_trec_evals_program_on_generated_collections(case, seed, tmp_path):
     generator, options, evaluate_options = GENERATED[case]
-    qrels, run_file = written_collection(tmp_path, seed, **generator)
+    qrels, run_file = written(tmp_path, seed, **generator)
     expected = program_values(qrels, run_file, *options)
     names = compared_names(expected, options)
     result = evaluated(qrels, run_file, names, **evaluate_options)
@@ -189,7 +180,7 @@ def test_a_judged_query_the_run_lacks_scores_0_but_num_rel_under_missing_zero(tm
     # trec_eval -c evaluates such a query on a bogus list of one unjudged document and zeroes
     # num_ret and utility (under its default parameters only) afterwards: every value is 0 but
     # num_rel, as evaluate's with missing="zero", which evaluates an empty list.
-    qrels, run_file = written_collection(tmp_path, 3, grades=(0, 1, 2), missing=4)
+    qrels, run_file = written(tmp_path, 3, grades=(0, 1, 2), missing=4)
     expected = read_output(run("-q", "-c", "-m", "all_trec", qrels, run_file).stdout)
     result = evaluated(qrels, run_file, ALL_TREC, missing="zero")
     assert assert_as_trec_eval_prints(result, expected, ALL_TREC) == 40 * len(ALL_TREC)
