@@ -94,8 +94,8 @@ GOALS = {  # rankedu's time over the tool's at most (the memory goal is pytrec_e
 GOAL_MEMORY = 0.60
 GOAL_MEMORY_LINES = 10_000_000  # the memory goal is for runs this long
 TOLERANCE = {"trec_eval": 5e-5 + 1e-12}  # it prints 4 decimals (a half-way value rounds)
-# ranx only when named: its first evaluate call in a process compiles (33 s on 20,000 lines,
-# warm-up or not), which would make the 10M-line rounds take many minutes.
+# ranx only when named: a round takes it 44 s at 10M lines (README), and one took 33 s on
+# 20,000 lines here (its numba compile, after the warm-up), which makes rounds take minutes.
 DEFAULT_TOOLS = ["rankedu", "pytrec_eval", "trec_eval", "pyarrow-read"]
 TREC_EVAL = Path(__file__).resolve().parents[1] / "tools" / "trec_eval"
 
@@ -359,15 +359,18 @@ def tie_bounds(qrels_path, run_path, measures):
 
 def outside_ties(reference, other, bounds, tolerance):
     """(values that differ from rankedu's by more than ``tolerance``, how many of them lie
-    outside rankedu's tie bounds widened by it)."""
+    outside rankedu's tie bounds widened by it, the measures of those)."""
     differ = outside = 0
-    for name in set(reference) & set(other):
+    names = set()
+    for name in sorted(set(reference) & set(other)):
         for qid, value in reference[name].items():
             if abs(other[name][qid] - value) > tolerance:
                 differ += 1
                 low, high = bounds[name][qid]
-                outside += not low - tolerance <= other[name][qid] <= high + tolerance
-    return differ, outside
+                if not low - tolerance <= other[name][qid] <= high + tolerance:
+                    outside += 1
+                    names.add(name)
+    return differ, outside, sorted(names)
 
 
 def agreement(tool, worst, values, bounds):
@@ -379,10 +382,11 @@ def agreement(tool, worst, values, bounds):
     largest, shared = worst[tool]
     text = f"{shared} measures: max |diff| {largest:.1e}"
     if largest > TOLERANCE.get(tool, 0.0):
-        differ, outside = outside_ties(values["rankedu"], values[tool], bounds,
-                                       TOLERANCE.get(tool, 0.0))
+        differ, outside, names = outside_ties(values["rankedu"], values[tool], bounds,
+                                              TOLERANCE.get(tool, 0.0))
         text += (f"; {differ} differ, all inside rk.tie_interval" if not outside
-                 else f"; {outside} of {differ} differing outside rk.tie_interval")
+                 else f"; {outside} of {differ} differing outside rk.tie_interval, in "
+                      f"{', '.join(names)}")
     return text
 
 
@@ -479,7 +483,7 @@ def report(args, tools, rounds, failed, worst, values, bounds):
     peak = {t: max(r.peak for r in rounds[t]) for t in tools if rounds[t]}
     for tool in tools:
         if tool not in median:
-            print(f"  {tool:<12} failed: {failed.get(tool, 'not run')}")
+            print(f"  {tool:<12} failed: {failed.get(tool, 'no round run')}")
             continue
         runs = " ".join(f"{r.seconds:.2f}" for r in rounds[tool])
         ratio = (f"{median['rankedu'] / median[tool]:9.2f} {cpu[tool]:6.2f} "
@@ -503,8 +507,8 @@ def report(args, tools, rounds, failed, worst, values, bounds):
                   f"time: {cpu['rankedu'] / cpu[tool]:.2f})")
         else:
             missing = "rankedu" if "rankedu" not in median else tool
-            print(f"goal time   rankedu <= {goal:.2f} x {tool}: not measured ({missing} "
-                  f"failed: {failed.get(missing, 'not run')})")
+            why = f"failed: {failed[missing]}" if missing in failed else "not timed"
+            print(f"goal time   rankedu <= {goal:.2f} x {tool}: not measured ({missing} {why})")
     if args.measures == "common" and "rankedu" in peak and "pytrec_eval" in peak:
         memory_ratio = peak["rankedu"] / peak["pytrec_eval"]
         verdict = "met" if memory_ratio <= GOAL_MEMORY else "NOT met"
