@@ -21,6 +21,7 @@ from hypothesis import strategies as st
 
 import rankedu as rk
 from conftest import TREC_EVAL_DATA
+from rankedu.trec.join import _one_query
 from rankedu.trec.measures import parse
 from trec_eval_binary import run as trec_eval
 
@@ -142,13 +143,16 @@ def test_the_per_list_infap_with_the_pool_prints_as_trec_eval_with_negative_grad
     assert f"{np.mean(list(values.values())):.4f}" == expected["infAP", "all"]
 
 
-def test_evaluates_infap_reads_a_negative_grade_as_outside_the_pool():
-    # A known difference, kept until evaluate's joined run tells "pooled, not judged" (a
-    # negative grade) from "not in the qrels": query 303 of qrels.rel_level has 0.0823 where
-    # trec_eval (which reads the 304 documents graded -1 as pooled) prints 0.1200.
+def test_evaluates_infap_reads_a_negative_grade_as_pooled_but_not_judged():
+    # Query 303 of qrels.rel_level grades 304 documents -1; trec_eval reads them as pooled
+    # and prints 0.1200 (read as outside the pool, they would give 0.0823).
     qrels, run = TREC_EVAL_DATA / "qrels.rel_level", TREC_EVAL_DATA / "results.test"
     ours = evaluated(qrels, run, ["infAP"]).loc["303", "infAP"]
-    assert (f"{ours:.4f}", printed(qrels, run, "infAP")["infAP", "303"]) == ("0.0823", "0.1200")
+    assert (f"{ours:.4f}", printed(qrels, run, "infAP")["infAP", "303"]) == ("0.1200", "0.1200")
+    (_, lists, _) = _one_query(qrels, run, "303")
+    outside = rk.inferred_average_precision(lists.rels, lists.judged,
+                                            n_relevant=lists.n_relevant)
+    assert f"{outside:.4f}" == "0.0823"
 
 
 # --- generated collections -----------------------------------------------------------------------

@@ -28,9 +28,11 @@ AVERAGED = [written for written in ALL if parse([written])[0].measure.average is
 NOT_AVERAGED = [written for written in ALL if written not in AVERAGED]
 UNIT_GAINS = [written for written in ALL if parse([written])[0].measure.unit_gains]
 # Measures the optimistic and pessimistic orders do not bound: G (a higher gain moved up can
-# lower it, m_G.c discounting by the gain missed so far) and RBPtrecResid (a residual, at its
-# least in the optimistic order).
-UNBOUNDED = [w for w in ALL if parse([w])[0].measure.name in ("G", "RBPtrecResid")]
+# lower it, m_G.c discounting by the gain missed so far), RBPtrecResid (a residual, at its
+# least in the optimistic order) and infAP (a pooled, unjudged document above a relevant one
+# raises it: with d4 graded -1 tied with relevant d2 and d3, trec_eval's order d4, d3, d2
+# gives 0.625, the optimistic d3, d2, d4 0.583).
+UNBOUNDED = [w for w in ALL if parse([w])[0].measure.name in ("G", "RBPtrecResid", "infAP")]
 UNJUDGED = None
 
 

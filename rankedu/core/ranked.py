@@ -50,6 +50,13 @@ class RankedRun:
     # int32 (int64) per document: its tie group, documents of one query with equal scores
     # (numbered down the run, non-decreasing); None when every group is one document (no tie)
     group: np.ndarray | None = None
+    # bool per document: the qrels list it, with any grade (a negative grade: pooled but not
+    # judged, which only infAP tells apart); None when that is ``judged`` (no negative grade)
+    pooled: np.ndarray | None = None
+
+    def is_pooled(self) -> np.ndarray:
+        """Per document: whether the qrels list it (``pooled``, or ``judged`` when None)."""
+        return self.judged if self.pooled is None else self.pooled
 
     def sum_by_query(self, values: np.ndarray, k: int | None = None) -> np.ndarray:
         """Sum of ``values`` (one per document) over the top k of each query."""
@@ -63,7 +70,7 @@ def condensed_run(ranked: RankedRun) -> RankedRun:
     query = ranked.query[keep]
     return replace(ranked, query=query, rank=ranks_within(query),
                    gain=ranked.gain[keep], relevant=ranked.relevant[keep],
-                   judged=ranked.judged[keep])
+                   judged=ranked.judged[keep], pooled=None)
 
 
 def sum_by_query(query, rank, values, n_queries: int, k: int | None = None) -> np.ndarray:

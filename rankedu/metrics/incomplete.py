@@ -251,12 +251,16 @@ def _inferred_average_precision_steps(rels, judged=None, pooled=None, n_relevant
 
 
 def _inferred_average_precision_by_query(ranked: RankedRun, k=None) -> np.ndarray:
-    """infAP of every query at once. ``ranked`` does not tell a document in the pool but not
-    judged (a negative qrels grade) from one outside the pool: both are unjudged, and so here
-    outside the pool (the pool is the judged documents)."""
+    """infAP of every query at once; the pool is the documents the qrels list (a negative
+    grade: pooled but not judged), as trec_eval reads it."""
     at, query, judged_above, relevant_above = _judged_relevant(ranked)
+    if ranked.pooled is None:  # the pool is the judged documents
+        pooled_above = judged_above
+    else:  # pooled documents above: the count before the position, less that before the query
+        before = np.cumsum(ranked.pooled) - ranked.pooled
+        pooled_above = before[at] - before[at - ranked.rank[at] + 1]
     credit = _infap_credit(ranked.rank[at] - 1, relevant_above, judged_above - relevant_above,
-                           judged_above)
+                           pooled_above)
     # np.bincount adds each query's terms in rank order, the order of trec_eval's loop.
     total = np.bincount(query, weights=credit, minlength=ranked.n_queries)
     return safe_divide(total, ranked.n_relevant)

@@ -337,9 +337,10 @@ def _first(ranked: RankedRun, depth: int) -> RankedRun:
     if keep.all():
         return ranked
     group = None if ranked.group is None else ranked.group[keep]
+    pooled = None if ranked.pooled is None else ranked.pooled[keep]
     return replace(ranked, query=ranked.query[keep], rank=ranked.rank[keep],
                    gain=ranked.gain[keep], relevant=ranked.relevant[keep],
-                   judged=ranked.judged[keep], group=group)
+                   judged=ranked.judged[keep], group=group, pooled=pooled)
 
 
 def _relstrings(joined, judged: _Table, ranking: _Table, depth: int) -> list[str]:

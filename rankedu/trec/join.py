@@ -174,6 +174,7 @@ def _join(judged: _Table, run: _Table, queries: pd.Index, threshold: float, max_
     grade[found] = judged.values[judgment[found]]
     found, grade = order.apply(found, owned=True), order.apply(grade, owned=True)
     relevant, is_judged = found & (grade >= threshold), found & (grade >= 0)
+    pooled = found if (found != is_judged).any() else None  # some negative grade
     del found
     # The grades as written only for a ranked list (they show negative grades); else in place.
     gain = np.maximum(grade, 0.0, out=None if lines_needed else grade)
@@ -202,6 +203,7 @@ def _join(judged: _Table, run: _Table, queries: pd.Index, threshold: float, max_
         ideal_gain=qrels_grade[positive][ideal],
         max_grade=max_grade,
         group=group,
+        pooled=pooled,
     )
     return _Joined(ranked, lines, grade if lines_needed else None)
 
@@ -278,5 +280,5 @@ def _one_query(qrels, run, qid, *, threshold=1, max_grade=None, single_precision
     lists = QueryLists(rels=ranked.gain, pool=np.maximum(pool, 0.0),
                        n_relevant=int(ranked.n_relevant[0]), threshold=threshold,
                        max_grade=max_grade, judged=ranked.judged,
-                       n_nonrelevant=int(ranked.n_nonrelevant[0]))
+                       n_nonrelevant=int(ranked.n_nonrelevant[0]), pooled=ranked.pooled)
     return frame, lists, ranked

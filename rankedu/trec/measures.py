@@ -51,8 +51,9 @@ class QueryLists:
     when unjudged or negative), ``pool`` the gains of every judged document of the query,
     ``n_relevant`` the judged documents with a grade >= ``threshold``, and ``max_grade`` ERR's
     g_max. ``judged`` says which retrieved documents were judged with a grade >= 0 (None:
-    every one), and ``n_nonrelevant`` counts the judged documents with 0 <= grade <
-    ``threshold`` (bpref's N).
+    every one), ``n_nonrelevant`` counts the judged documents with 0 <= grade <
+    ``threshold`` (bpref's N), and ``pooled`` says which retrieved documents the qrels list
+    with any grade, a negative one too (infAP's pool; None: those ``judged`` says).
     """
 
     rels: np.ndarray
@@ -62,6 +63,7 @@ class QueryLists:
     max_grade: float = 4
     judged: np.ndarray | None = None
     n_nonrelevant: int = 0
+    pooled: np.ndarray | None = None
 
 
 @dataclass(frozen=True)
@@ -341,7 +343,8 @@ MEASURES: dict[str, Measure] = {m.name: m for m in [
             "the pooled share of the j above times their estimated relevant share; sum over R",
             "incomplete_judgments", "none", _incomplete.inferred_average_precision,
             lambda lists, k: {"rels": lists.rels, "judged": lists.judged,
-                              "n_relevant": lists.n_relevant, "threshold": lists.threshold},
+                              "pooled": lists.pooled, "n_relevant": lists.n_relevant,
+                              "threshold": lists.threshold},
             _incomplete._inferred_average_precision_by_query),
     Measure("Judged", "the share of the top min(k, retrieved) documents that were judged",
             "incomplete_judgments", "required", _incomplete.judged_at_k,

@@ -93,14 +93,16 @@ def _layout(ranked: RankedRun):
 def tie_order(ranked: RankedRun, ties: str) -> np.ndarray | None:
     """The permutation that puts each tie group in the ``ties`` order (None: nothing moves).
 
-    ``"optimistic"``: grade descending, judged first; ``"pessimistic"``: grade ascending,
-    unjudged first; both then by the current order (docno descending).
+    ``"optimistic"``: grade descending, judged first, then pooled first (a negative grade,
+    which infAP counts in its pool); ``"pessimistic"``: the reverse; both then by the current
+    order (docno descending).
     """
     if ties not in ("optimistic", "pessimistic") or ranked.group is None:
         return None
     sign = -1 if ties == "optimistic" else 1
     here = np.arange(len(ranked.query))
-    return np.lexsort((here, sign * ranked.judged, sign * ranked.gain, ranked.group))
+    return np.lexsort((here, sign * ranked.is_pooled(), sign * ranked.judged, sign * ranked.gain,
+                       ranked.group))
 
 
 def reorder(ranked: RankedRun, ties: str) -> RankedRun:
@@ -110,7 +112,8 @@ def reorder(ranked: RankedRun, ties: str) -> RankedRun:
     if order is None:
         return ranked
     return replace(ranked, gain=ranked.gain[order], relevant=ranked.relevant[order],
-                   judged=ranked.judged[order])
+                   judged=ranked.judged[order],
+                   pooled=None if ranked.pooled is None else ranked.pooled[order])
 
 
 def tie_numbers(ranked: RankedRun) -> np.ndarray:
@@ -144,8 +147,9 @@ def mixed_queries(ranked: RankedRun) -> np.ndarray:
         return mixed
     above = np.flatnonzero(ranked.group[1:] == ranked.group[:-1])  # tied to the one below it
     below = above + 1
+    pooled = ranked.is_pooled()
     differ = (ranked.gain[above] != ranked.gain[below]) | (
-        ranked.judged[above] != ranked.judged[below])
+        ranked.judged[above] != ranked.judged[below]) | (pooled[above] != pooled[below])
     mixed[ranked.query[above[differ]]] = True
     return mixed
 
@@ -161,6 +165,7 @@ def subset(ranked: RankedRun, keep: np.ndarray) -> RankedRun:
         n_nonrelevant=ranked.n_nonrelevant[keep], ideal_query=new_index[ranked.ideal_query[ideal]],
         ideal_rank=ranked.ideal_rank[ideal], ideal_gain=ranked.ideal_gain[ideal],
         group=None if ranked.group is None else ranked.group[docs],
+        pooled=None if ranked.pooled is None else ranked.pooled[docs],
     )
 
 
