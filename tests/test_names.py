@@ -72,6 +72,7 @@ def test_a_set_names_every_family_and_a_family_given_again_replaces_its_defaults
      ("11pt_avg..25,.5,.75", ["11pt_avg_.25,.5,.75"]),
      ("ndcg.1=3,2=9,4=4.5", ["ndcg_1=3,2=9,4=4.5"]),
      ("rbp.p=0.5", ["rbp_p=0.5"]),
+     ("set_F.0.25", ["set_F_0.25"]),
      ("success.2,5,20", ["success_2", "success_5", "success_20"])],
 )
 def test_trec_eval_parameters_print_as_trec_eval_prints_them(written, columns_):
@@ -111,3 +112,9 @@ def test_trec_eval_gains_and_persistence_are_rankedus_parameters():
     assert (rbp.name, rbp.measure.name, rbp.params) == ("rbp_p=0.5", "RBPtrec", {"p": 0.5})
     # A name as trec_eval prints it is read back as the same measure.
     assert parse(["ndcg_1=3,2=9,4=4.5"])[0].params == ndcg.params
+
+
+def test_trec_evals_set_f_parameter_is_beta_squared():
+    # m_set_F.c: (1 + x) P R / (x P + R) with x its parameter, which is beta^2.
+    (f,) = parse(["set_F.0.25"])
+    assert (f.name, f.measure.name, f.params["beta"]) == ("set_F_0.25", "SetF", 0.5)

@@ -462,7 +462,7 @@ def _warn_ties(specs, ranked: RankedRun, index: pd.Index) -> None:
             f"ties: tied scores make {pairs} value{'s' if pairs > 1 else ''} of "
             f"{int(queries.sum())} quer{'ies' if queries.sum() > 1 else 'y'} depend on how the "
             f"ties are broken ({example}); the default, ties='trec_eval', breaks them by docno "
-            f"descending as trec_eval does; ties='optimistic' and 'pessimistic' (or "
+            f"descending as trec_eval does; ties='optimistic' and ties='pessimistic' (or "
             f"rk.tie_interval) give the two bounds, ties='average' the mean over all orders",
             _ties.TieWarning,
             stacklevel=3,

@@ -422,7 +422,7 @@ _SPELLING = re.compile(r"^([A-Za-z][A-Za-z0-9_]*)(?:\(([^()]*)\))?(?:@(.*))?$")
 # How each parameter type is written in a name: ASCII digits only (Python's int() and float()
 # also read "１０", "٣", "1_000", "nan" and "inf", which no other tool's names accept).
 # A tuple is numbers separated by ";" (the "," separates parameters).
-_NUMBER = r"[+-]?(?:[0-9]+\.?[0-9]*|\.[0-9]+)(?:[eE][+-]?[0-9]+)?"
+_NUMBER = _names.NUMBER
 _WRITTEN = {
     int: (re.compile(r"[0-9]+"), "an integer in ASCII digits"),
     float: (re.compile(_NUMBER), "a number in ASCII digits"),

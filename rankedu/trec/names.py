@@ -36,7 +36,7 @@ from dataclasses import dataclass
 
 #: ir_measures' other names for its measures (ir_measures 0.4's ``measures/__init__.py``).
 ALIASES = {"MAP": "AP", "MRR": "RR", "NDCG": "nDCG", "BPref": "Bpref", "RPrec": "Rprec",
-           "Precision": "P", "Recall": "R", "SetRelP": "SetRelP"}
+           "Precision": "P", "Recall": "R"}
 
 _CUTOFFS = (5, 10, 15, 20, 30, 100, 200, 500, 1000)
 _LEVELS = tuple(round(0.1 * i, 1) for i in range(11))
@@ -98,7 +98,16 @@ def _atof(text: str, family: str) -> float:
     return float(text)
 
 
-_NUMBER = re.compile(r"[+-]?(?:[0-9]+\.?[0-9]*|\.[0-9]+)(?:[eE][+-]?[0-9]+)?")
+#: A number as a name writes it: ASCII digits only (Python's float() also reads "１０", "٣",
+#: "1_000", "nan" and "inf", which no other tool's names accept).
+NUMBER = r"[+-]?(?:[0-9]+\.?[0-9]*|\.[0-9]+)(?:[eE][+-]?[0-9]+)?"
+_NUMBER = re.compile(NUMBER)
+
+
+def _f_beta(text: str, family: str) -> str:
+    """trec_eval's set_F parameter is beta squared (m_set_F.c); rankedu's SetF takes beta."""
+    (beta_squared,) = _numbers(text, family, 1)
+    return f"SetF(beta={beta_squared ** 0.5!r})"
 
 
 def _utility(text: str, family: str) -> str:
@@ -177,7 +186,7 @@ FAMILIES = {family.name: family for family in [
     Family("set_relative_P", "SetRelP"),
     Family("set_recall", "SetR"),
     Family("set_map", "SetAP"),
-    Family("set_F", "SetF"),
+    Family("set_F", "SetF", "values", (None,), _f_beta),
     Family("num_nonrel_judged_ret", "NumNonRelJudgedRet"),
     Family("rbp", "RBPtrec", "values", (None,), _persistence("RBPtrec")),
     Family("rbp_resid", "RBPtrecResid", "values", (None,), _persistence("RBPtrecResid")),
