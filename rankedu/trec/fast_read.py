@@ -14,6 +14,7 @@ one document, confirming every such pair by comparing the strings (:func:`same`)
 
 from __future__ import annotations
 
+import contextlib
 import functools
 
 import numpy as np
@@ -91,8 +92,9 @@ def parse(data, columns: tuple[str, ...], integer_column: str):
                 table.column(name), raw=not isinstance(data, bytes), query=name == "qid"):
             return None
     numbers = table.column(integer_column)
-    if pc.all(pc.ascii_is_decimal(numbers)).as_py() and pc.max(
-            pc.binary_length(numbers)).as_py() <= 18:  # plain digits: an int64, as Arrow reads it
+    if pc.all(pc.ascii_is_decimal(numbers)).as_py() and max(
+            (int(np.diff(_offsets(chunk)).max()) for chunk in numbers.chunks if len(chunk)),
+            default=0) <= 18:  # plain digits: an int64, as Arrow reads it
         integers = numbers.cast(pa.int64()).to_numpy() if "score" not in columns else None
     else:  # a sign, "1.0"...: each distinct text checked as the exact reader checks it
         encoded = pc.dictionary_encode(numbers).combine_chunks()
@@ -115,6 +117,31 @@ def release() -> None:
     """Hand the memory Arrow has freed back to the system (its allocator keeps it otherwise),
     so that numpy's arrays can use it."""
     _pool().release_unused()
+
+
+try:  # numpy's switch (private, but in numpy 1.17 and later)
+    from numpy._core.multiarray import _set_madvise_hugepage as _hugepages
+except ImportError:  # numpy 1
+    try:
+        from numpy.core.multiarray import _set_madvise_hugepage as _hugepages
+    except ImportError:
+        _hugepages = None
+
+
+@contextlib.contextmanager
+def small_pages():
+    """New numpy arrays in pages of 4 KiB meanwhile, not huge pages: numpy asks Linux for huge
+    pages for any array of 4 MiB or more, which, where the kernel compacts memory to find them
+    (its default ``defrag=madvise``), makes first writing an array of 80 MB take 50-100 ms
+    instead of 30. A 10M-line evaluation writes some twenty such arrays: on this project's
+    machine (busy) it took 3.8-4.0 s with small pages and 5.0-5.7 s with huge ones. (The switch
+    is the process's: two threads evaluating at once may leave it off.)"""
+    before = _hugepages(False) if _hugepages else None
+    try:
+        yield
+    finally:
+        if _hugepages:
+            _hugepages(before)
 
 
 @functools.cache
@@ -164,7 +191,7 @@ def _plain(column, raw: bool, query: bool) -> bool:
     chunk from its offsets and bytes."""
     for chunk in column.chunks:
         buffers = chunk.buffers()
-        offsets = np.frombuffer(buffers[1], np.int32)[chunk.offset:chunk.offset + len(chunk) + 1]
+        offsets = _offsets(chunk)
         if not len(chunk):
             continue
         if np.diff(offsets).min() == 0:
@@ -177,6 +204,12 @@ def _plain(column, raw: bool, query: bool) -> bool:
             if query and 35 in np.frombuffer(text, np.uint8)[offsets[:-1] - first]:  # "#"
                 return False
     return True
+
+
+def _offsets(chunk) -> np.ndarray:
+    """The offsets (int32) of a chunk of an Arrow string column: string i is the bytes from
+    ``offsets[i]`` to ``offsets[i + 1]`` of its data buffer (read in place)."""
+    return np.frombuffer(chunk.buffers()[1], np.int32)[chunk.offset:chunk.offset + len(chunk) + 1]
 
 
 def _take(column, rows: np.ndarray) -> pa.Array:
@@ -243,7 +276,7 @@ def fingerprints(column, *, suffix: bool = False) -> np.ndarray:
     prints, done = np.empty(len(column), dtype=np.uint64), 0
     for chunk in column.chunks:
         buffers = chunk.buffers()
-        offsets = np.frombuffer(buffers[1], np.int32)[chunk.offset:chunk.offset + len(chunk) + 1]
+        offsets = _offsets(chunk)
         first, end = int(offsets[0]), int(offsets[-1])
         data = np.zeros(end - first + 8, dtype=np.uint8)
         if buffers[2] is not None:

@@ -17,6 +17,7 @@ import pandas as pd
 
 from rankedu.core.ranked import RankedRun, ranks_within
 from rankedu.core.validation import as_flag, as_max_grade, as_threshold, one_of
+from rankedu.trec import fast_read as _fast_read
 from rankedu.trec import ties as _ties
 from rankedu.trec.load import _docno_order, _load_pair, _Table
 from rankedu.trec.measures import QueryLists
@@ -122,7 +123,7 @@ def _rank_order(query: np.ndarray, score: np.ndarray, run: _Table, rows: np.ndar
     # Tie groups are numbered down the ranking (documents of one query with equal scores).
     group = np.empty(n, dtype=np.int32 if n < 2**31 else np.int64)
     group[0] = 0
-    np.cumsum(~tied, out=group[1:])
+    np.cumsum(~tied, dtype=group.dtype, out=group[1:])  # not through int64 and a cast
     in_tie = np.zeros(n, dtype=bool)
     in_tie[:-1] |= tied
     in_tie[1:] |= tied
@@ -146,6 +147,7 @@ class _Joined:
     grade: np.ndarray | None  # its qrels grade as written (0 when unjudged), if lines needed
 
 
+@_fast_read.small_pages()
 def _join(judged: _Table, run: _Table, queries: pd.Index, threshold: float, max_grade: float,
           single_precision: bool, *, lines_needed: bool = False) -> _Joined:
     """Rank the run's lines of ``queries`` and look up each document's judgment.
@@ -168,11 +170,12 @@ def _join(judged: _Table, run: _Table, queries: pd.Index, threshold: float, max_
     if lines_needed:
         lines = order.apply(np.arange(len(run_query)) if kept is None else kept)
 
-    # The judgment of each retrieved document (a query the run and the qrels share).
+    # The judgment of each retrieved document (a query the run and the qrels share): the rows
+    # put in rank order, the one array moved, and a grade 0 (the appended one) for row -1.
+    judgment = order.apply(judgment)
     found = judgment >= 0
-    grade = np.zeros(len(found))
-    grade[found] = judged.values[judgment[found]]
-    found, grade = order.apply(found, owned=True), order.apply(grade, owned=True)
+    grade = np.append(judged.values, 0.0)[judgment]
+    del judgment
     relevant, is_judged = found & (grade >= threshold), found & (grade >= 0)
     pooled = found if (found != is_judged).any() else None  # some negative grade
     del found

@@ -74,8 +74,8 @@ class _Table:
 class _Rows:
     """One input before encoding: its ids (Python or Arrow strings), and its values."""
 
-    # object array of str, or an Arrow ChunkedArray from rankedu.trec.fast_read (None once _encode has
-    # coded an Arrow column: its text is not kept)
+    # object array of str, or an Arrow ChunkedArray from rankedu.trec.fast_read (None once
+    # _encode has coded an Arrow column: its text is not kept)
     qid: np.ndarray
     docno: np.ndarray  # likewise
     values: np.ndarray  # float64
@@ -305,6 +305,7 @@ def _raise_twice(table: _Table, row: int, docno: str):
                      f"{str(table.qids[table.qid_codes[row]])!r}")
 
 
+@_fast_read.small_pages()
 def _load_pair(qrels, run) -> tuple[_Table, _Table]:
     """The judgments and the run as tables sharing one vocabulary of query ids (``judged.qids
     is ranking.qids``); ``ranking.judgment`` gives each run line's row of ``judged``."""
