@@ -11,7 +11,7 @@ Private: no one's API.
 
 from __future__ import annotations
 
-from dataclasses import dataclass, replace
+from dataclasses import dataclass, field, replace
 
 import numpy as np
 
@@ -53,6 +53,45 @@ class RankedRun:
     # bool per document: the qrels list it, with any grade (a negative grade: pooled but not
     # judged, which only infAP tells apart); None when that is ``judged`` (no negative grade)
     pooled: np.ndarray | None = None
+    # What :meth:`once` computed from this run: not a field of ``__init__``, so a run made by
+    # ``dataclasses.replace`` (cut, condensed, reordered) starts with an empty one.
+    _cache: dict = field(default_factory=dict, init=False, repr=False, compare=False)
+
+    def once(self, compute, *args):
+        """``compute(self, *args)``, computed the first time only: the per-run quantities that
+        several measures and cutoffs share. The run's arrays are never changed in place."""
+        key = (compute, *args)
+        if key not in self._cache:
+            self._cache[key] = compute(self, *args)
+        return self._cache[key]
+
+    @property
+    def bounds(self) -> np.ndarray:
+        """int64, n_queries + 1: query q's documents are the positions bounds[q]:bounds[q + 1]."""
+        return self.once(_bounds)
+
+    @property
+    def n_retrieved(self) -> np.ndarray:
+        """int64 per query: its documents in the run."""
+        return self.once(_n_retrieved)
+
+    def cut(self, k) -> np.ndarray:
+        """Per query, the position after its top ``k`` (an int, one per query, or None: all)."""
+        if k is None:
+            return self.bounds[1:]
+        return self.bounds[:-1] + np.minimum(k, self.n_retrieved)
+
+    def running(self, name: str) -> np.ndarray:
+        """Within each query, the running sum (inclusive) of the per-document array ``name``
+        (``"relevant"``, ``"judged"``) down the list: exact counts for flags, the very doubles
+        of a per-list ``np.cumsum`` for fractions (the mean over tie orders)."""
+        return self.once(_running, name)
+
+    def top_sum(self, name: str, k=None) -> np.ndarray:
+        """Per query, the sum of the per-document array ``name`` over its top ``k`` (an int,
+        one per query, or None: all), read from :meth:`running`: the very doubles of
+        :meth:`sum_by_query` (a count is exact; a sum of fractions is added in list order)."""
+        return at_cut(self.running(name), self.bounds[:-1], self.cut(k)) + 0.0
 
     def is_pooled(self) -> np.ndarray:
         """Per document: whether the qrels list it (``pooled``, or ``judged`` when None)."""
@@ -61,6 +100,35 @@ class RankedRun:
     def sum_by_query(self, values: np.ndarray, k: int | None = None) -> np.ndarray:
         """Sum of ``values`` (one per document) over the top k of each query."""
         return sum_by_query(self.query, self.rank, values, self.n_queries, k)
+
+
+def _bounds(ranked: RankedRun) -> np.ndarray:
+    return np.r_[0, np.cumsum(np.bincount(ranked.query, minlength=ranked.n_queries))]
+
+
+def _n_retrieved(ranked: RankedRun) -> np.ndarray:
+    return np.diff(ranked.bounds)
+
+
+def _running(ranked: RankedRun, name: str) -> np.ndarray:
+    values = getattr(ranked, name)
+    if values.dtype != bool:
+        return cumsum_by_query(ranked.query, values)
+    count = np.cumsum(values, dtype=np.int64)
+    before = np.r_[0, count][ranked.bounds[:-1]]  # each query's count before its first entry
+    return count - np.repeat(before, ranked.n_retrieved)
+
+
+def at_cut(running: np.ndarray, start: np.ndarray, cut: np.ndarray) -> np.ndarray:
+    """Per query, ``running`` (a within-query running sum, inclusive, of the entries from
+    ``start``) at its last entry before ``cut``, as a float; 0.0 when there is none.
+
+    Plus 0.0, the same double as the ``np.bincount`` sum of those entries: both add them in list
+    order, bincount from 0.0 (which only turns a sum of -0.0 into 0.0)."""
+    out = np.zeros(len(cut))
+    some = np.flatnonzero(cut > start)
+    out[some] = running[cut[some] - 1]
+    return out
 
 
 def condensed_run(ranked: RankedRun) -> RankedRun:

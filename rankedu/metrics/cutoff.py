@@ -39,7 +39,7 @@ def _precision_at_k_steps(rels, k, threshold=1) -> Steps:
 
 def _precision_at_k_by_query(ranked, k) -> np.ndarray:
     """P@k of every query of a run at once (``rk.evaluate``'s kernel; see ``rankedu.core.ranked``)."""
-    return ranked.sum_by_query(ranked.relevant, k) / k
+    return ranked.top_sum("relevant", k) / k
 
 
 def precision_at_k(rels, k, *, threshold=1) -> float:
@@ -98,7 +98,7 @@ def _recall_at_k_steps(rels, k, n_relevant=None, threshold=1) -> Steps:
 
 def _recall_at_k_by_query(ranked, k) -> np.ndarray:
     """R@k of every query at once, divided by the relevant judged documents of each query."""
-    return safe_divide(ranked.sum_by_query(ranked.relevant, k), ranked.n_relevant)
+    return safe_divide(ranked.top_sum("relevant", k), ranked.n_relevant)
 
 
 def recall_at_k(rels, k, *, n_relevant=None, threshold=1) -> float:
@@ -168,8 +168,7 @@ def _r_precision_steps(rels, n_relevant=None, threshold=1) -> Steps:
 
 def _precision_at_depth_by_query(ranked, depth: np.ndarray) -> np.ndarray:
     """Per query, the relevant documents in its top ``depth`` (one per query) over ``depth``."""
-    within = ranked.rank <= depth[ranked.query]
-    return safe_divide(ranked.sum_by_query(ranked.relevant * within), depth)
+    return safe_divide(ranked.top_sum("relevant", depth), depth)
 
 
 def _r_precision_by_query(ranked, k=None) -> np.ndarray:
@@ -300,7 +299,7 @@ def _relative_precision_at_k_steps(rels, k, n_relevant=None, threshold=1) -> Ste
 
 def _relative_precision_at_k_by_query(ranked, k) -> np.ndarray:
     """RelP@k of every query at once: relevant in the top k over min(k, R)."""
-    return safe_divide(ranked.sum_by_query(ranked.relevant, k), np.minimum(k, ranked.n_relevant))
+    return safe_divide(ranked.top_sum("relevant", k), np.minimum(k, ranked.n_relevant))
 
 
 def relative_precision_at_k(rels, k, *, n_relevant=None, threshold=1) -> float:

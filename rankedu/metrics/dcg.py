@@ -33,7 +33,7 @@ from dataclasses import replace
 import numpy as np
 
 from rankedu.core.common import last, top_k
-from rankedu.core.ranked import cumsum_by_query, ranks_within, safe_divide, sum_by_query
+from rankedu.core.ranked import at_cut, cumsum_by_query, ranks_within, safe_divide
 from rankedu.core.steps import Steps
 from rankedu.core.validation import as_above, as_number, as_numbers, one_of
 
@@ -305,12 +305,11 @@ def _map_gains(grades: np.ndarray, gains: dict | None) -> np.ndarray:
     return mapped
 
 
-def _with_gains(ranked, gains):
-    """``ranked`` with its grades mapped through ``gains`` (trec_eval's ``ndcg.1=3,2=9``):
-    the retrieved gains, and the ideal ranking re-sorted, its zero gains dropped."""
-    gains = _as_level_gains(gains)
-    if gains is None:
-        return ranked
+def _with_gains(ranked, gains: tuple):
+    """``ranked`` with its grades mapped through ``gains`` (trec_eval's ``ndcg.1=3,2=9``, as
+    ``(grade, gain)`` pairs checked): the retrieved gains, and the ideal ranking re-sorted, its
+    zero gains dropped."""
+    gains = dict(gains)
     ideal_gain = _map_gains(ranked.ideal_gain, gains)
     order = np.lexsort((-ideal_gain, ranked.ideal_query))
     order = order[ideal_gain[order] > 0]
@@ -323,7 +322,10 @@ def _gains_mapped(kernel):
     """``kernel(ranked, k)`` as ``kernel(ranked, k, gains=None)``: the grades mapped first."""
 
     def mapped(ranked, k=None, gains=None):
-        return kernel(_with_gains(ranked, gains), k)
+        gains = _as_level_gains(gains)
+        if gains is not None:  # mapped once for every measure and cutoff with these gains
+            ranked = ranked.once(_with_gains, tuple(gains.items()))
+        return kernel(ranked, k)
 
     mapped.__doc__ = f"{kernel.__doc__}\n\nThe grades mapped through ``gains`` first."
     return mapped
@@ -356,16 +358,12 @@ def _ndcg_steps(rels, k=None, pool=None, gain="linear", discount="log2", base=2,
 def _ndcg_unmapped_by_query(ranked, k=None) -> np.ndarray:
     """nDCG (nDCG@k) of every query at once, as trec_eval computes it: linear gain, log2
     discount, the ideal ranking from every judged document of the query (cut at k)."""
-    _, divisor = DISCOUNTS["log2"]
-
-    def dcg_by_query(query, rank, gain):
-        top = slice(None) if k is None else rank <= k
-        query, rank, gain = query[top], rank[top], gain[top]
-        discount = divisor(np.arange(1, int(rank.max(initial=0)) + 1, dtype=float))  # per rank
-        return sum_by_query(query, rank, gain / discount[rank - 1], ranked.n_queries)
-
-    return safe_divide(dcg_by_query(ranked.query, ranked.rank, ranked.gain),
-                       dcg_by_query(ranked.ideal_query, ranked.ideal_rank, ranked.ideal_gain))
+    ideal, queries = ranked.once(_ideal_by_query), np.arange(ranked.n_queries)
+    depth = np.iinfo(np.int64).max if k is None else k
+    # The running sums at depth k are the sums of the top k in list order: + 0.0 makes them the
+    # very doubles of a sum from 0.0 (a -0.0 reads 0.0).
+    return safe_divide(_at_depth(ranked.once(_dcg_by_query), ranked.bounds, queries, depth) + 0.0,
+                       _at_depth(ideal["IDCG"], ideal["bounds"], queries, depth) + 0.0)
 
 
 _ndcg_by_query = _gains_mapped(_ndcg_unmapped_by_query)
@@ -461,17 +459,12 @@ def _gain_lists(rels, pool, gains) -> tuple[np.ndarray, np.ndarray]:
     return rels, ideal
 
 
-def _at_depth(running: np.ndarray, query: np.ndarray, n_queries: int, which: np.ndarray,
-              depth: np.ndarray) -> np.ndarray:
-    """``running`` (per entry of ``query``) at the ``depth``-th entry of query ``which``, or at
-    its last entry when it has fewer; 0.0 at depth 0."""
-    count = np.bincount(query, minlength=n_queries)
-    start = np.cumsum(count) - count
-    depth = np.minimum(depth, count[which])
-    out = np.zeros(len(which))
-    some = depth > 0
-    out[some] = running[start[which[some]] + depth[some] - 1]
-    return out
+def _at_depth(running: np.ndarray, bounds: np.ndarray, which: np.ndarray, depth) -> np.ndarray:
+    """``running`` (per entry of the queries that ``bounds`` delimit, as ``RankedRun.bounds``) at
+    the ``depth``-th entry of query ``which``, or at its last entry when it has fewer; 0.0 at
+    depth 0."""
+    start = bounds[which]
+    return at_cut(running, start, start + np.minimum(depth, bounds[which + 1] - start))
 
 
 def _ideal_by_query(ranked) -> dict[str, np.ndarray]:
@@ -480,7 +473,8 @@ def _ideal_by_query(ranked) -> dict[str, np.ndarray]:
     _, divisor = DISCOUNTS["log2"]
     ideal_dcg = cumsum_by_query(ranked.ideal_query,
                                   ranked.ideal_gain / divisor(ranked.ideal_rank))
-    return {"R": np.bincount(ranked.ideal_query, minlength=ranked.n_queries),
+    count = np.bincount(ranked.ideal_query, minlength=ranked.n_queries)
+    return {"R": count, "bounds": np.r_[0, np.cumsum(count)],
             "total": np.bincount(ranked.ideal_query, weights=ranked.ideal_gain,
                                  minlength=ranked.n_queries),
             "IDCG": ideal_dcg}
@@ -559,11 +553,10 @@ def g(rels, pool=None, *, gains=None) -> float:
 
 def _g_unmapped_by_query(ranked, k=None) -> np.ndarray:
     """G of every query at once."""
-    ideal = _ideal_by_query(ranked)
+    ideal = ranked.once(_ideal_by_query)
     extra = cumsum_by_query(ranked.ideal_query, np.maximum(ranked.ideal_gain, 1.0) - 1.0)
     depth = np.minimum(ranked.rank, ideal["R"][ranked.query])
-    cost = ranked.rank + _at_depth(extra, ranked.ideal_query, ranked.n_queries, ranked.query,
-                                   depth)
+    cost = ranked.rank + _at_depth(extra, ideal["bounds"], ranked.query, depth)
     so_far = cumsum_by_query(ranked.query, ranked.gain)
     nonzero = ranked.gain != 0
     term = np.zeros(len(ranked.gain))
@@ -635,7 +628,7 @@ def bin_g(rels, n_relevant, threshold=1) -> float:
 
 def _bin_g_by_query(ranked, k=None) -> np.ndarray:
     """binG of every query at once."""
-    above = ranked.rank - cumsum_by_query(ranked.query, ranked.relevant)
+    above = ranked.rank - ranked.running("relevant")
     credit = np.where(ranked.relevant, 1.0 / np.log2(2.0 + above), 0.0)
     return safe_divide(ranked.sum_by_query(credit), ranked.n_relevant)
 
@@ -714,17 +707,16 @@ def _dcg_by_query(ranked) -> np.ndarray:
 
 def _ndcg_rel_unmapped_by_query(ranked, k=None) -> np.ndarray:
     """ndcg_rel of every query at once."""
-    ideal, running = _ideal_by_query(ranked), _dcg_by_query(ranked)
+    ideal, running = ranked.once(_ideal_by_query), ranked.once(_dcg_by_query)
     queries = np.arange(ranked.n_queries)
     found = np.flatnonzero(ranked.gain > 0)
-    at_rank = safe_divide(running[found], _at_depth(ideal["IDCG"], ranked.ideal_query,
-                                                    ranked.n_queries, ranked.query[found],
-                                                    ranked.rank[found]))
+    at_rank = safe_divide(running[found], _at_depth(ideal["IDCG"], ideal["bounds"],
+                                                    ranked.query[found], ranked.rank[found]))
     total = np.bincount(ranked.query[found], weights=at_rank, minlength=ranked.n_queries)
     missed = ideal["R"] - np.bincount(ranked.query[found], minlength=ranked.n_queries)
     whole = safe_divide(
-        _at_depth(running, ranked.query, ranked.n_queries, queries, np.iinfo(np.int64).max),
-        _at_depth(ideal["IDCG"], ranked.ideal_query, ranked.n_queries, queries, ideal["R"]))
+        _at_depth(running, ranked.bounds, queries, np.iinfo(np.int64).max),
+        _at_depth(ideal["IDCG"], ideal["bounds"], queries, ideal["R"]))
     return safe_divide(np.maximum(total + missed * whole, 0), ideal["R"])
 
 
@@ -790,20 +782,20 @@ def rndcg(rels, pool=None, *, n_relevant=None, gains=None) -> float:
 
 def _rndcg_unmapped_by_query(ranked, k=None) -> np.ndarray:
     """Rndcg of every query at once."""
-    ideal, running = _ideal_by_query(ranked), _dcg_by_query(ranked)
+    ideal, running = ranked.once(_ideal_by_query), ranked.once(_dcg_by_query)
     query, gain = ranked.ideal_query, ranked.ideal_gain
     end = np.r_[(query[1:] != query[:-1]) | (gain[1:] != gain[:-1]), True] if len(query) \
         else np.zeros(0, bool)
     at_level = safe_divide(
-        _at_depth(running, ranked.query, ranked.n_queries, query[end], ranked.ideal_rank[end]),
+        _at_depth(running, ranked.bounds, query[end], ranked.ideal_rank[end]),
         ideal["IDCG"][end])
     total = np.bincount(query[end], weights=at_level, minlength=ranked.n_queries) * 1.0
     count = np.bincount(query[end], minlength=ranked.n_queries)
-    retrieved = np.bincount(ranked.query, minlength=ranked.n_queries)
+    retrieved = ranked.n_retrieved
     longer = np.flatnonzero((retrieved > ideal["R"] + 1) & (ideal["R"] > 0))
     total[longer] += safe_divide(
-        _at_depth(running, ranked.query, ranked.n_queries, longer, retrieved[longer]),
-        _at_depth(ideal["IDCG"], query, ranked.n_queries, longer, ideal["R"][longer]))
+        _at_depth(running, ranked.bounds, longer, retrieved[longer]),
+        _at_depth(ideal["IDCG"], ideal["bounds"], longer, ideal["R"][longer]))
     count[longer] += 1
     return np.where(ranked.n_relevant > 0, safe_divide(total, count), 0.0)
 

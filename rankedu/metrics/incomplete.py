@@ -454,8 +454,7 @@ def _judged_at_k_steps(judged, k) -> Steps:
 
 def _judged_in_top(ranked: RankedRun, k):
     """Per query: the judged documents of the top k and min(k, retrieved)."""
-    retrieved = np.bincount(ranked.query, minlength=ranked.n_queries)
-    return ranked.sum_by_query(ranked.judged, k), np.minimum(retrieved, k)
+    return ranked.top_sum("judged", k), np.minimum(ranked.n_retrieved, k)
 
 
 def _judged_at_k_by_query(ranked: RankedRun, k) -> np.ndarray:

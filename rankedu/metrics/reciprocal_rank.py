@@ -35,10 +35,11 @@ def _reciprocal_rank_steps(rels, k=None, threshold=1) -> Steps:
 
 def _reciprocal_rank_by_query(ranked, k=None) -> np.ndarray:
     """RR (RR@k) of every query at once: 1 / rank of its first relevant document, else 0."""
-    hit = ranked.relevant if k is None else ranked.relevant & (ranked.rank <= k)
-    first = first_by_query(ranked.query, hit, ranked.n_queries)
+    first = ranked.once(_first_relevant)  # the first in the top k, if any, is the first of all
     values = np.zeros(ranked.n_queries)
     found = first >= 0
+    if k is not None:
+        found[found] = ranked.rank[first[found]] <= k
     values[found] = 1.0 / ranked.rank[first[found]]
     return values
 
@@ -92,6 +93,11 @@ def _success_at_k_steps(rels, k, threshold=1) -> Steps:
     columns = {name: column for name, column in columns.items() if name != "P@i"}
     columns["Success@i"] = (columns["hits@i"] > 0).astype(float)
     return Steps(last(columns["Success@i"]), {"Success": columns})
+
+
+def _first_relevant(ranked) -> np.ndarray:
+    """Per query, the position of its first relevant document, -1 when it has none."""
+    return first_by_query(ranked.query, ranked.relevant, ranked.n_queries)
 
 
 def _success_at_k_by_query(ranked, k) -> np.ndarray:

@@ -58,7 +58,7 @@ def _num_retrieved_steps(rels) -> Steps:
 
 def _num_retrieved_by_query(ranked, k=None) -> np.ndarray:
     """NumRet of every query at once: its documents in the run."""
-    return np.bincount(ranked.query, minlength=ranked.n_queries).astype(float)
+    return ranked.n_retrieved.astype(float)
 
 
 def num_retrieved(rels) -> float:
@@ -160,7 +160,7 @@ def _num_relevant_retrieved_steps(rels, threshold=1) -> Steps:
 
 def _num_relevant_retrieved_by_query(ranked, k=None) -> np.ndarray:
     """NumRelRet of every query at once: its relevant documents in the run."""
-    return ranked.sum_by_query(ranked.relevant)
+    return ranked.top_sum("relevant")
 
 
 def num_relevant_retrieved(rels, *, threshold=1) -> float:

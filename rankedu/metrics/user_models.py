@@ -539,13 +539,14 @@ def _rbp_trec_by_query(ranked, k=None, *, p=0.9) -> np.ndarray:
     """trec_eval's rbp of every query at once: each grade over its query's top grade (> 1)."""
     top = np.ones(ranked.n_queries)
     np.maximum.at(top, ranked.ideal_query, ranked.ideal_gain)
-    return ranked.sum_by_query(_rbp_trec_weights(ranked, p) * ranked.gain / top[ranked.query])
+    weight = ranked.once(_rbp_trec_weights, p)
+    return ranked.sum_by_query(weight * ranked.gain / top[ranked.query])
 
 
 def _rbp_trec_resid_by_query(ranked, k=None, *, p=0.9) -> np.ndarray:
     """trec_eval's rbp_resid of every query at once."""
     unjudged = ~ranked.judged
-    weight = ranked.sum_by_query(_rbp_trec_weights(ranked, p) * unjudged)
-    length = np.bincount(ranked.query, minlength=ranked.n_queries)
-    some = np.bincount(ranked.query, weights=unjudged, minlength=ranked.n_queries) > 0
+    weight = ranked.sum_by_query(ranked.once(_rbp_trec_weights, p) * unjudged)
+    length = ranked.n_retrieved
+    some = ranked.top_sum("judged") < length
     return np.where(some, p ** length + weight, 0.0)
