@@ -8,13 +8,17 @@ by the tie orders, any ``dataclasses.replace``) must start with an empty cache.
 """
 
 from dataclasses import fields, replace
+from unittest.mock import patch
 
 import numpy as np
 import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from rankedu.core.ranked import RankedRun, condensed_run, ranks_within
+from rankedu.core import ranked as ranked_module
+from rankedu.core.ranked import (
+    RankedRun, condensed_run, cumprod_by_query, cumsum_by_query, ranks_within,
+)
 from rankedu.trec import ties as _ties
 from rankedu.trec.evaluate import _first, _prepare
 from test_trec_eval_binary import written
@@ -96,3 +100,19 @@ def test_top_sums_are_the_doubles_of_a_bincount_sum_of_the_top_k(lengths, data):
         values = getattr(ranked, name)[top]
         expected = np.bincount(query[top], weights=values.astype(float), minlength=len(lengths))
         assert _bits(ranked.top_sum(name, k)) == _bits(expected), name
+
+
+@given(lengths=st.lists(st.sampled_from([1, 2, 3, 5]), min_size=1, max_size=12),
+       span=st.sampled_from([1, 4, 2**16]), data=st.data())
+def test_running_sums_and_products_are_those_of_a_per_list_accumulate(lengths, span, data):
+    # Spans of consecutive queries of one length are accumulated in place, the other queries in
+    # padded blocks: both give each query's np.cumsum / np.cumprod doubles.
+    query = np.repeat(np.arange(len(lengths)), lengths)
+    values = np.array(data.draw(st.lists(st.floats(-1e3, 1e3), min_size=len(query),
+                                         max_size=len(query))))
+    lists = np.split(values, np.cumsum(lengths)[:-1])
+    with patch.object(ranked_module, "_SPAN", span):
+        assert _bits(cumsum_by_query(query, values)) == _bits(np.concatenate(
+            [np.cumsum(x) for x in lists]))
+        assert _bits(cumprod_by_query(query, values)) == _bits(np.concatenate(
+            [np.cumprod(x) for x in lists]))

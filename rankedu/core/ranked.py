@@ -172,6 +172,9 @@ def cumsum_by_query(query: np.ndarray, values: np.ndarray) -> np.ndarray:
     return _accumulate_by_query(query, values, np.cumsum, 0.0)
 
 
+_SPAN = 2**16  # entries: fewer go to the blocks of _accumulate_by_query, with the other queries
+
+
 def _accumulate_by_query(query: np.ndarray, factors: np.ndarray, accumulate, fill: float
                          ) -> np.ndarray:
     """Within each query, ``accumulate`` (``np.cumprod``, ``np.cumsum``) of ``factors`` down the
@@ -183,6 +186,9 @@ def _accumulate_by_query(query: np.ndarray, factors: np.ndarray, accumulate, fil
     together hold fewer than twice as many cells as there are entries, however unequal the
     queries' lengths (one query of 200,000 documents among thousands of short ones costs no
     queries x 200,000 matrix).
+
+    Consecutive queries of one length that hold at least ``_SPAN`` entries together (most of a
+    run cut at a fixed depth) are such a block already: ``accumulate`` reads them in place.
     """
     out = np.empty(len(factors))
     if not len(factors):
@@ -190,7 +196,17 @@ def _accumulate_by_query(query: np.ndarray, factors: np.ndarray, accumulate, fil
     starts = np.flatnonzero(np.r_[True, query[1:] != query[:-1]])
     lengths = np.diff(np.r_[starts, len(query)])
     size_class = np.ceil(np.log2(lengths)).astype(np.int64)
-    for cls in np.unique(size_class):
+    # The spans of consecutive queries of equal length: their first and last query.
+    first = np.flatnonzero(np.r_[True, lengths[1:] != lengths[:-1]])
+    last = np.r_[first[1:], len(lengths)] - 1
+    ends = starts + lengths
+    long = ends[last] - starts[first] >= _SPAN
+    for span_first, span_last in zip(first[long], last[long]):
+        span, width = slice(starts[span_first], ends[span_last]), lengths[span_first]
+        accumulate(np.asarray(factors[span], dtype=float).reshape(-1, width), axis=1,
+                   out=out[span].reshape(-1, width))
+        size_class[span_first:span_last + 1] = -1  # done
+    for cls in np.unique(size_class[size_class >= 0]):
         members = np.flatnonzero(size_class == cls)
         width = int(lengths[members].max())
         column = np.arange(width)
