@@ -112,6 +112,9 @@ def test_trec_eval_gains_and_persistence_are_rankedus_parameters():
     assert (rbp.name, rbp.measure.name, rbp.params) == ("rbp_p=0.5", "RBPtrec", {"p": 0.5})
     # A name as trec_eval prints it is read back as the same measure.
     assert parse(["ndcg_1=3,2=9,4=4.5"])[0].params == ndcg.params
+    for printed, name in [("rbp_resid_p=0.8", "RBPtrecResid"), ("rbp_p=0.8", "RBPtrec"),
+                          ("ndcg_rel_2=0,3=7", "nDCGRel"), ("set_F_0.25", "SetF")]:
+        assert parse([printed])[0].measure.name == name, printed
 
 
 def test_trec_evals_set_f_parameter_is_beta_squared():

@@ -262,9 +262,11 @@ def _one_family(written: str) -> tuple[Family, list, bool] | None:
     family = FAMILIES.get(name)
     if family is not None and family.kind in ("cutoffs", "levels") and text:
         return family, *_values(family, text, written)
-    for family in FAMILIES.values():
-        if family.kind == "values" and written.startswith(family.name + "_"):
-            return family, *_values(family, written[len(family.name) + 1:], written)
+    given = [family for family in FAMILIES.values()
+             if family.kind == "values" and written.startswith(family.name + "_")]
+    if given:  # the longest name that fits: rbp_resid_p=0.8 is rbp_resid's, not rbp's
+        family = max(given, key=lambda family: len(family.name))
+        return family, *_values(family, written[len(family.name) + 1:], written)
     return None
 
 
