@@ -103,7 +103,7 @@ class RankedRun:
 
 
 def _bounds(ranked: RankedRun) -> np.ndarray:
-    return np.r_[0, np.cumsum(np.bincount(ranked.query, minlength=ranked.n_queries))]
+    return np.searchsorted(ranked.query, np.arange(ranked.n_queries + 1))
 
 
 def _n_retrieved(ranked: RankedRun) -> np.ndarray:
@@ -115,8 +115,11 @@ def _running(ranked: RankedRun, name: str) -> np.ndarray:
     if values.dtype != bool:
         return cumsum_by_query(ranked.query, values)
     count = np.cumsum(values, dtype=np.int64)
-    before = np.r_[0, count][ranked.bounds[:-1]]  # each query's count before its first entry
-    return count - np.repeat(before, ranked.n_retrieved)
+    if len(count):  # less each query's count before its first entry
+        start = ranked.bounds[:-1]
+        count -= np.repeat(np.where(start > 0, count[np.maximum(start - 1, 0)], 0),
+                           ranked.n_retrieved)
+    return count
 
 
 def at_cut(running: np.ndarray, start: np.ndarray, cut: np.ndarray) -> np.ndarray:

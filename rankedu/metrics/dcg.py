@@ -555,13 +555,14 @@ def _g_unmapped_by_query(ranked, k=None) -> np.ndarray:
     """G of every query at once."""
     ideal = ranked.once(_ideal_by_query)
     extra = cumsum_by_query(ranked.ideal_query, np.maximum(ranked.ideal_gain, 1.0) - 1.0)
-    depth = np.minimum(ranked.rank, ideal["R"][ranked.query])
-    cost = ranked.rank + _at_depth(extra, ideal["bounds"], ranked.query, depth)
     so_far = cumsum_by_query(ranked.query, ranked.gain)
-    nonzero = ranked.gain != 0
-    term = np.zeros(len(ranked.gain))
-    term[nonzero] = ranked.gain[nonzero] / np.log2(2.0 + cost[nonzero] - so_far[nonzero])
-    return safe_divide(ranked.sum_by_query(term), ideal["total"])
+    # Only the documents of nonzero gain score: a sum without the zero terms is the same double.
+    at = np.flatnonzero(ranked.gain)
+    query, rank = ranked.query[at], ranked.rank[at]
+    cost = rank + _at_depth(extra, ideal["bounds"], query, np.minimum(rank, ideal["R"][query]))
+    term = ranked.gain[at] / np.log2(2.0 + cost - so_far[at])
+    return safe_divide(np.bincount(query, weights=term, minlength=ranked.n_queries),
+                       ideal["total"])
 
 
 _g_by_query = _gains_mapped(_g_unmapped_by_query)
@@ -628,9 +629,10 @@ def bin_g(rels, n_relevant, threshold=1) -> float:
 
 def _bin_g_by_query(ranked, k=None) -> np.ndarray:
     """binG of every query at once."""
-    above = ranked.rank - ranked.running("relevant")
-    credit = np.where(ranked.relevant, 1.0 / np.log2(2.0 + above), 0.0)
-    return safe_divide(ranked.sum_by_query(credit), ranked.n_relevant)
+    at = np.flatnonzero(ranked.relevant)  # the others score 0: the sum is the same double
+    credit = 1.0 / np.log2(2.0 + (ranked.rank[at] - ranked.running("relevant")[at]))
+    return safe_divide(np.bincount(ranked.query[at], weights=credit, minlength=ranked.n_queries),
+                       ranked.n_relevant)
 
 
 def _ndcg_at(rels: np.ndarray, ideal: np.ndarray, depths) -> dict[str, np.ndarray]:

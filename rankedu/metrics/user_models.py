@@ -539,8 +539,10 @@ def _rbp_trec_by_query(ranked, k=None, *, p=0.9) -> np.ndarray:
     """trec_eval's rbp of every query at once: each grade over its query's top grade (> 1)."""
     top = np.ones(ranked.n_queries)
     np.maximum.at(top, ranked.ideal_query, ranked.ideal_gain)
-    weight = ranked.once(_rbp_trec_weights, p)
-    return ranked.sum_by_query(weight * ranked.gain / top[ranked.query])
+    at = np.flatnonzero(ranked.gain)  # the others score 0: the sum is the same double
+    query = ranked.query[at]
+    score = ranked.once(_rbp_trec_weights, p)[at] * ranked.gain[at] / top[query]
+    return np.bincount(query, weights=score, minlength=ranked.n_queries)
 
 
 def _rbp_trec_resid_by_query(ranked, k=None, *, p=0.9) -> np.ndarray:
