@@ -114,7 +114,7 @@ def _running(ranked: RankedRun, name: str) -> np.ndarray:
     values = getattr(ranked, name)
     if values.dtype != bool:
         return cumsum_by_query(ranked.query, values)
-    count = np.cumsum(values, dtype=np.int64)
+    count = np.cumsum(values, dtype=np.int32 if len(values) < 2**31 else np.int64)
     if len(count):  # less each query's count before its first entry
         start = ranked.bounds[:-1]
         count -= np.repeat(np.where(start > 0, count[np.maximum(start - 1, 0)], 0),
