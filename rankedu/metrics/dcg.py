@@ -360,10 +360,17 @@ def _ndcg_unmapped_by_query(ranked, k=None) -> np.ndarray:
     discount, the ideal ranking from every judged document of the query (cut at k)."""
     ideal, queries = ranked.once(_ideal_by_query), np.arange(ranked.n_queries)
     depth = np.iinfo(np.int64).max if k is None else k
-    # The running sums at depth k are the sums of the top k in list order: + 0.0 makes them the
-    # very doubles of a sum from 0.0 (a -0.0 reads 0.0).
-    return safe_divide(_at_depth(ranked.once(_dcg_by_query), ranked.bounds, queries, depth) + 0.0,
-                       _at_depth(ideal["IDCG"], ideal["bounds"], queries, depth) + 0.0)
+    if k is None or ranked.computed(_dcg_by_query):
+        # The running sums at depth k are the sums of the top k in list order: + 0.0 makes
+        # them the very doubles of a sum from 0.0 (a -0.0 reads 0.0).
+        dcg = _at_depth(ranked.once(_dcg_by_query), ranked.bounds, queries, depth) + 0.0
+    else:  # the top k alone, added in list order as the running sum adds them: nDCG@10 of
+        # a run 1,000 deep reads 1% of it instead of discounting every document
+        top = ranked.rank <= k
+        _, divisor = DISCOUNTS["log2"]
+        dcg = np.bincount(ranked.query[top], minlength=ranked.n_queries,
+                          weights=ranked.gain[top] / divisor(ranked.rank[top].astype(float)))
+    return safe_divide(dcg, _at_depth(ideal["IDCG"], ideal["bounds"], queries, depth) + 0.0)
 
 
 _ndcg_by_query = _gains_mapped(_ndcg_unmapped_by_query)
