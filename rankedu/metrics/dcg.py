@@ -670,7 +670,7 @@ def ndcg_rel(rels, pool=None, *, gains=None) -> float:
 
     .. math::
 
-        \mathrm{ndcg\_rel} = rac{1}{R} \Big( \sum_{i:\, g_i > 0} nDCG@i
+        \mathrm{ndcg\_rel} = \frac{1}{R} \Big( \sum_{i:\, g_i > 0} nDCG@i
             + (R - R_{ret})\, nDCG \Big)
 
     R is the number of judged documents with a positive gain, :math:`R_{ret}` those retrieved,

@@ -310,7 +310,7 @@ def rbp_trec(rels, pool=None, p=0.9) -> float:
 
     .. math::
 
-        \mathrm{rbp} = (1 - p) \sum_{i=1}^{n} p^{\,i-1}\, rac{g_i}{\max(1, g_{\max})}
+        \mathrm{rbp} = (1 - p) \sum_{i=1}^{n} p^{\,i-1}\, \frac{g_i}{\max(1, g_{\max})}
 
     Moffat and Zobel's RBP, :func:`rbp` with ``depth=None``, on trec_eval's gains (m_rbp.c):
     its gain parameters scale the grades into [0, 1] per query, so a query judged 0..4 reads a
