@@ -226,12 +226,20 @@ def evaluate(qrels, run, measures, *, threshold=1, missing="skip", max_grade=Non
     ...  for ties in ["optimistic", "average", "pessimistic"]}
     {'optimistic': 1.0, 'average': 0.5, 'pessimistic': 0.0}
     """
+    return _evaluated(qrels, run, measures, threshold=threshold, missing=missing,
+                      max_grade=max_grade, single_precision=single_precision, ties=ties,
+                      max_docs=max_docs)
+
+
+def _evaluated(qrels, run, measures, *, threshold, missing, max_grade, single_precision, ties,
+               max_docs, relstring=None) -> pd.DataFrame:
+    """:func:`evaluate`'s work; with ``relstring`` (a length), ``attrs["relstring"]`` holds
+    each query's relstring (``_relstrings``), for :func:`rankedu.trec_eval_report`."""
     specs, joined, index, attrs = _prepare(qrels, run, measures, threshold, missing, max_grade,
-                                           single_precision, ties, max_docs)
-    ranked = joined.ranked
-    result = _frame(specs, _ties.reorder(ranked, ties), ties, index, attrs)
+                                           single_precision, ties, max_docs, relstring)
+    result = _frame(specs, _ties.reorder(joined.ranked, ties), ties, index, attrs)
     if ties == "trec_eval":
-        _warn_ties(specs, ranked, index)
+        _warn_ties(specs, joined.ranked, index)
     return result
 
 
@@ -465,7 +473,7 @@ def _warn_ties(specs, ranked: RankedRun, index: pd.Index) -> None:
             f"descending as trec_eval does; ties='optimistic' and ties='pessimistic' (or "
             f"rk.tie_interval) give the two bounds, ties='average' the mean over all orders",
             _ties.TieWarning,
-            stacklevel=3,
+            stacklevel=4,  # the caller of evaluate (or trec_eval_report)
         )
 
 

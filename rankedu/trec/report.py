@@ -21,14 +21,14 @@ outputs:
 from __future__ import annotations
 
 import gzip
+import inspect
 import os
 
 import pandas as pd
 
 from rankedu.core.validation import as_flag
 from rankedu.trec import names as _names
-from rankedu.trec import ties as _ties
-from rankedu.trec.evaluate import _frame, _prepare, _warn_ties, summary
+from rankedu.trec.evaluate import _evaluated, evaluate, summary
 from rankedu.trec.measures import parse
 
 __all__ = ["trec_eval_report"]
@@ -149,16 +149,12 @@ def _is_trec_eval(written: str) -> bool:
 
 
 def _evaluate(qrels, run, measures, relstring, options):
-    """``rk.evaluate``'s result, and each query's relstring (None when not asked for)."""
-    options = {"threshold": 1, "missing": "skip", "max_grade": None,
-               "single_precision": False, "ties": "trec_eval", "max_docs": None, **options}
-    ties = options["ties"]
-    specs, joined, index, attrs = _prepare(qrels, run, measures, relstring=relstring,
-                                           **options)
-    result = _frame(specs, _ties.reorder(joined.ranked, ties), ties, index, attrs)
-    if ties == "trec_eval":
-        _warn_ties(specs, joined.ranked, index)
-    return result, attrs.get("relstring")
+    """``rk.evaluate``'s result (its defaults for the options not given), and each query's
+    relstring (None when not asked for)."""
+    bound = inspect.signature(evaluate).bind(qrels, run, measures, **options)
+    bound.apply_defaults()
+    result = _evaluated(**bound.arguments, relstring=relstring)
+    return result, result.attrs.get("relstring")
 
 
 def _line(name: str, qid: str, value: str) -> str:
