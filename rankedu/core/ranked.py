@@ -65,10 +65,6 @@ class RankedRun:
             self._cache[key] = compute(self, *args)
         return self._cache[key]
 
-    def computed(self, compute, *args) -> bool:
-        """Whether :meth:`once` has ``compute(self, *args)`` already."""
-        return (compute, *args) in self._cache
-
     @property
     def bounds(self) -> np.ndarray:
         """int64, n_queries + 1: query q's documents are the positions bounds[q]:bounds[q + 1]."""

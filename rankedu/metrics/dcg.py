@@ -360,16 +360,14 @@ def _ndcg_unmapped_by_query(ranked, k=None) -> np.ndarray:
     discount, the ideal ranking from every judged document of the query (cut at k)."""
     ideal, queries = ranked.once(_ideal_by_query), np.arange(ranked.n_queries)
     depth = np.iinfo(np.int64).max if k is None else k
-    if k is None or ranked.computed(_dcg_by_query):
-        # The running sums at depth k are the sums of the top k in list order: + 0.0 makes
-        # them the very doubles of a sum from 0.0 (a -0.0 reads 0.0).
+    if k is None:  # the running sums' last values: + 0.0 makes them the very doubles of a
+        # sum from 0.0 (a -0.0 reads 0.0)
         dcg = _at_depth(ranked.once(_dcg_by_query), ranked.bounds, queries, depth) + 0.0
-    else:  # the top k alone, added in list order as the running sum adds them: nDCG@10 of
-        # a run 1,000 deep reads 1% of it instead of discounting every document
+    else:  # the top k alone, added in list order as the running sum adds them (nDCG@10 of a
+        # run 1,000 deep reads 1% of it)
         top = ranked.rank <= k
-        _, divisor = DISCOUNTS["log2"]
         dcg = np.bincount(ranked.query[top], minlength=ranked.n_queries,
-                          weights=ranked.gain[top] / divisor(ranked.rank[top].astype(float)))
+                          weights=_discounted(ranked.gain[top], ranked.rank[top]))
     return safe_divide(dcg, _at_depth(ideal["IDCG"], ideal["bounds"], queries, depth) + 0.0)
 
 
@@ -477,9 +475,8 @@ def _at_depth(running: np.ndarray, bounds: np.ndarray, which: np.ndarray, depth)
 def _ideal_by_query(ranked) -> dict[str, np.ndarray]:
     """Per query: R (the positive gains judged), their sum, and per ideal entry the running
     ideal DCG."""
-    _, divisor = DISCOUNTS["log2"]
     ideal_dcg = cumsum_by_query(ranked.ideal_query,
-                                  ranked.ideal_gain / divisor(ranked.ideal_rank))
+                                  _discounted(ranked.ideal_gain, ranked.ideal_rank))
     count = np.bincount(ranked.ideal_query, minlength=ranked.n_queries)
     return {"R": count, "bounds": np.r_[0, np.cumsum(count)],
             "total": np.bincount(ranked.ideal_query, weights=ranked.ideal_gain,
@@ -644,10 +641,9 @@ def _bin_g_by_query(ranked, k=None) -> np.ndarray:
 
 def _ndcg_at(rels: np.ndarray, ideal: np.ndarray, depths) -> dict[str, np.ndarray]:
     """DCG@m, IDCG@m (the ideal cut at m) and nDCG@m at each of the ``depths`` m."""
-    _, divisor = DISCOUNTS["log2"]
     depths = np.asarray(depths, dtype=np.int64)
-    dcg_at = np.r_[0.0, np.cumsum(rels / divisor(np.arange(1.0, len(rels) + 1)))]
-    idcg_at = np.r_[0.0, np.cumsum(ideal / divisor(np.arange(1.0, len(ideal) + 1)))]
+    dcg_at = np.r_[0.0, np.cumsum(_discounted(rels, np.arange(1, len(rels) + 1)))]
+    idcg_at = np.r_[0.0, np.cumsum(_discounted(ideal, np.arange(1, len(ideal) + 1)))]
     dcg_m = dcg_at[np.minimum(depths, len(rels))]
     idcg_m = idcg_at[np.minimum(depths, len(ideal))]
     return {"m": depths, "DCG@m": dcg_m, "IDCG@m": idcg_m, "nDCG@m": safe_divide(dcg_m, idcg_m)}
@@ -708,10 +704,15 @@ def ndcg_rel(rels, pool=None, *, gains=None) -> float:
     return _ndcg_rel_steps(rels=rels, pool=pool, gains=gains).value
 
 
+def _discounted(gain: np.ndarray, rank: np.ndarray) -> np.ndarray:
+    """DCG's term of each document: its gain over log2(rank + 1)."""
+    _, divisor = DISCOUNTS["log2"]
+    return gain / divisor(rank.astype(float))
+
+
 def _dcg_by_query(ranked) -> np.ndarray:
     """The running DCG of every retrieved document, within its query."""
-    _, divisor = DISCOUNTS["log2"]
-    return cumsum_by_query(ranked.query, ranked.gain / divisor(ranked.rank.astype(float)))
+    return cumsum_by_query(ranked.query, _discounted(ranked.gain, ranked.rank))
 
 
 def _ndcg_rel_unmapped_by_query(ranked, k=None) -> np.ndarray:
