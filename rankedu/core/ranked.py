@@ -75,12 +75,6 @@ class RankedRun:
         """int64 per query: its documents in the run."""
         return self.once(_n_retrieved)
 
-    def cut(self, k) -> np.ndarray:
-        """Per query, the position after its top ``k`` (an int, one per query, or None: all)."""
-        if k is None:
-            return self.bounds[1:]
-        return self.bounds[:-1] + np.minimum(k, self.n_retrieved)
-
     def running(self, name: str) -> np.ndarray:
         """Within each query, the running sum (inclusive) of the per-document array ``name``
         (``"relevant"``, ``"judged"``) down the list: exact counts for flags, the very doubles
@@ -89,9 +83,17 @@ class RankedRun:
 
     def top_sum(self, name: str, k=None) -> np.ndarray:
         """Per query, the sum of the per-document array ``name`` over its top ``k`` (an int,
-        one per query, or None: all), read from :meth:`running`: the very doubles of
-        :meth:`sum_by_query` (a count is exact; a sum of fractions is added in list order)."""
-        return at_cut(self.running(name), self.bounds[:-1], self.cut(k)) + 0.0
+        one per query, or None: all): the very doubles of :meth:`sum_by_query` (a count is
+        exact; a sum of fractions is added in list order).
+
+        Only the nonzero entries are summed (found once per run and ``name``): a relevant or
+        judged document is a few in a hundred lines of a real run, and adding 0.0 changes no
+        sum but -0.0, which bincount's start of 0.0 turns into 0.0 anyway."""
+        query, rank, values = self.once(_nonzero, name)
+        if k is not None:
+            top = rank <= (np.asarray(k)[query] if np.ndim(k) else k)
+            query, values = query[top], values[top]
+        return np.bincount(query, weights=values, minlength=self.n_queries)
 
     def is_pooled(self) -> np.ndarray:
         """Per document: whether the qrels list it (``pooled``, or ``judged`` when None)."""
@@ -108,6 +110,13 @@ def _bounds(ranked: RankedRun) -> np.ndarray:
 
 def _n_retrieved(ranked: RankedRun) -> np.ndarray:
     return np.diff(ranked.bounds)
+
+
+def _nonzero(ranked: RankedRun, name: str) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """The query, rank and value (float64) of the entries of array ``name`` that are not 0."""
+    values = getattr(ranked, name)
+    at = np.flatnonzero(values)
+    return ranked.query[at], ranked.rank[at], values[at].astype(np.float64)
 
 
 def _running(ranked: RankedRun, name: str) -> np.ndarray:
