@@ -82,8 +82,8 @@ test: test-package test-notebooks test-build test-site
 
 # (a) and (c): the package tests, and tests/test_notebooks.py, the guard on the stored chapters.
 # tests/test_site.py needs the built site, so it runs in test-site, after the build, where
-# nothing of it is skipped.
-test-package: $(STAMP)
+# nothing of it is skipped. tests/test_slides.py builds a deck, with the pinned reveal.js.
+test-package: $(STAMP) $(REVEAL)
 	$(BIN)/python -m pytest tests --ignore=tests/test_site.py
 
 # (b) nbval re-executes each chapter of the toc and compares every output with the stored one

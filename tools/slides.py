@@ -83,8 +83,9 @@ def toc_chapters() -> list[str]:
     return [Path(file).name for file in files if (ROOT / f"{file}.ipynb").is_file()]
 
 
-def load_spec(path: Path = SPEC) -> dict[str, list[dict]]:
+def load_spec(path: Path | None = None) -> dict[str, list[dict]]:
     """The deck of each chapter: a list of {id, type, input}, checked for shape, not for ids."""
+    path = SPEC if path is None else path
     spec = yaml.safe_load(path.read_text(encoding="utf-8")) or {}
     if not isinstance(spec, dict):
         raise SlideSpecError(f"{path.name}: expected chapter: [cells], got {type(spec).__name__}")
@@ -241,12 +242,18 @@ def deck_notebook(chapter: str, entries: list[dict], targets: _Targets):
         where = f"book/{chapter}.ipynb cell {entry['id']}"
         cell = copy.deepcopy(source_cell)
         cell.metadata = {"slideshow": {"slide_type": entry.get("type", "-")}}
+        if not entry.get("input", True):
+            if cell.cell_type != "code":
+                raise SlideSpecError(f"{SPEC.name}: {where}: input: false is for code cells")
+            cell.metadata["tags"] = [HIDE_INPUT]
         if cell.cell_type == "markdown":
             cell.source = plain_markdown(cell.source, where, figures, targets)
-        elif cell.cell_type == "code" and not entry.get("input", True):
-            cell.metadata["tags"] = [HIDE_INPUT]
         deck.cells.append(cell)
         caption = _figure(source_cell).get("caption")
+        for output in cell.get("outputs", []):
+            if "image/png" in output.get("data", {}):
+                alt = caption or f"A figure of the chapter {deck.metadata['title']}"
+                output.setdefault("metadata", {}).setdefault("image/png", {})["alt"] = alt
         if caption:
             # The added cells get ids of their own, derived, so the deck's bytes stay the same
             # from one build to the next (nbformat would draw random ones).
