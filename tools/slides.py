@@ -263,7 +263,7 @@ def deck_notebook(chapter: str, entries: list[dict], targets: _Targets):
                 metadata={"slideshow": {"slide_type": "-"}}, id=f"{entry['id']}-caption",
             ))
     deck.cells.append(nbformat.v4.new_markdown_cell(
-        f"The whole chapter, with its exercises: [{deck.metadata['title']}](../book/{chapter}.html)",
+        f"The whole chapter: [{deck.metadata['title']}](../book/{chapter}.html)",
         metadata={"slideshow": {"slide_type": "slide"}}, id="slides-chapter-link",
     ))
     return deck
@@ -280,6 +280,9 @@ def _exporter() -> SlidesExporter:
         # "In [17]:" numbers the chapter's execution, which a deck of a few cells does not show.
         exclude_input_prompt=True,
         exclude_output_prompt=True,
+        # The theme hides the headings' anchor links, and nbconvert spells their targets
+        # differently from the headings' ids when a heading holds TeX or non-ASCII letters.
+        exclude_anchor_links=True,
     )
     exporter.register_preprocessor(
         TagRemovePreprocessor(remove_input_tags={HIDE_INPUT}, enabled=True), enabled=True
