@@ -61,7 +61,8 @@ SLIDES_DIR = "slides"
 REVEAL_PREFIX = "reveal.js"
 MATHJAX_URL = "../_static/mathjax/tex-mml-chtml.js"
 # reveal.js 5's own layout, as nbconvert's reveal template expects it: dist/reveal.css,
-# dist/theme/<theme>.css, dist/reveal.js and plugin/notes/notes.js. Its demo and sources stay.
+# dist/theme/<theme>.css, dist/reveal.js and plugin/notes/notes.js; its demo, sources and
+# other plugins are left out.
 REVEAL_PARTS = ["dist", "plugin/notes", "LICENSE"]
 # reveal.js's "white" theme loads its font from dist/theme/fonts; nbconvert's default,
 # "simple", imports two fonts from fonts.googleapis.com.
@@ -77,7 +78,7 @@ class SlideSpecError(Exception):
 
 
 def toc_chapters() -> list[str]:
-    """The notebook chapters of _toc.yml, in book order, as file stems (``book/ndcg`` -> ``ndcg``)."""
+    """The notebook chapters of _toc.yml, in book order, by file stem (``book/ndcg``: ``ndcg``)."""
     toc = yaml.safe_load(TOC.read_text(encoding="utf-8"))
     files = [entry["file"] for part in toc.get("parts", []) for entry in part.get("chapters", [])]
     return [Path(file).name for file in files if (ROOT / f"{file}.ipynb").is_file()]
@@ -103,18 +104,6 @@ def load_spec(path: Path | None = None) -> dict[str, list[dict]]:
                     f"not one of {sorted(SLIDE_TYPES)}"
                 )
     return spec
-
-
-def missing_ids(spec: dict[str, list[dict]]) -> dict[str, list[str]]:
-    """The ids the spec names that its chapter's notebook does not hold, per chapter."""
-    missing = {}
-    for chapter, entries in spec.items():
-        path = ROOT / "book" / f"{chapter}.ipynb"
-        held = {cell.id for cell in nbformat.read(path, as_version=4).cells} if path.is_file() else set()
-        absent = [entry["id"] for entry in entries if entry["id"] not in held]
-        if absent:
-            missing[chapter] = absent
-    return missing
 
 
 def _page_title(name: str) -> str:
@@ -144,7 +133,8 @@ class _Targets:
         if key not in self.entries:
             raise SlideSpecError(f"citation {key!r} is not in {BIBLIOGRAPHY.name}")
         people = self.entries[key].persons.get("author") or self.entries[key].persons["editor"]
-        last = [codecs.decode(" ".join(person.last_names), "ulatex").replace("{", "").replace("}", "")
+        # ulatex reads J{\"a}rvelin as J{ä}rvelin; the braces, BibTeX's guard on case, go.
+        last = [re.sub(r"[{}]", "", codecs.decode(" ".join(person.last_names), "ulatex"))
                 for person in people]
         if len(last) == 1:
             return last[0]
@@ -171,7 +161,7 @@ EQUATION_LABEL = re.compile(r"\$\$[ \t]*\([\w-]+\)[ \t]*$", flags=re.MULTILINE)
 
 def _chapter_link(target: str, text: str | None) -> str:
     name = target.removeprefix("/").removeprefix("book/")
-    if not ((ROOT / "book" / f"{name}.ipynb").is_file() or (ROOT / "book" / f"{name}.md").is_file()):
+    if not any((ROOT / "book" / f"{name}{suffix}").is_file() for suffix in (".ipynb", ".md")):
         raise SlideSpecError(f"{{doc}}`{target}` names no page of book/")
     return f"[{text or _page_title(name)}](../book/{name}.html)"
 
@@ -190,7 +180,9 @@ def _section_targets() -> dict[str, tuple[str, str]]:
 def plain_markdown(source: str, where: str, figures: set[str], targets: _Targets) -> str:
     """``source`` with its MyST roles, targets and equation labels made plain Markdown."""
     if DIRECTIVE.search(source):
-        raise SlideSpecError(f"{where}: a directive (```{{...}} or :::{{...}}) cannot go on a slide")
+        raise SlideSpecError(
+            f"{where}: a directive (```{{...}} or :::{{...}}) cannot go on a slide"
+        )
 
     def replace(match: re.Match) -> str:
         role, body = match["role"], match["body"]
