@@ -36,9 +36,9 @@ def _link_deck(app, doctree, docname):
         f"{slides.SLIDES_DIR}/{chapter}.slides.html", posixpath.dirname(docname)
     )
     link = nodes.paragraph(classes=["rankedu-slides-link"])
-    link += nodes.Text("Slides of this chapter: ")
-    link += nodes.reference("", "a reveal.js deck", refuri=deck)
-    link += nodes.Text(" (its definitions, worked example and figures).")
+    link += nodes.Text("Slides: ")
+    link += nodes.reference("", "this chapter as a reveal.js deck", refuri=deck)
+    link += nodes.Text(", for teaching from.")
     title = sections[0].next_node(nodes.title)
     sections[0].insert(sections[0].index(title) + 1, link)
 
