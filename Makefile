@@ -7,6 +7,9 @@ BIN := $(VENV)/bin
 # Re-created whenever the pinned requirements or the package metadata change.
 STAMP := $(VENV)/.installed
 HTML := _build/html
+# The pinned reveal.js of the chapters' decks (tools/slides/package-lock.json), installed by
+# `npm ci`; reinstalled whenever the pin changes.
+REVEAL := tools/slides/node_modules/.installed
 PORT ?= 8000
 
 # The chapters, in book order, read from _toc.yml (not globbed from book/), so that a chapter
@@ -20,10 +23,12 @@ export PYTHONHASHSEED := 0
 # Silences the debugger's "frozen modules" warning that every kernel start prints to stderr.
 export PYDEVD_DISABLE_FILE_VALIDATION := 1
 
-.PHONY: help venv book test test-package test-notebooks test-build test-site execute serve lab bench bench-per-list bench-logs clean distclean
+.PHONY: help venv book slides test test-package test-notebooks test-build test-site execute serve lab bench bench-per-list bench-logs clean distclean
 
 help:
 	@echo "make book     set up .venv, execute every chapter and build the site into $(HTML)"
+	@echo "make slides   a reveal.js deck of each chapter (book/slides.yml picks the cells) into"
+	@echo "              $(HTML)/slides/, with reveal.js beside it; make book builds them too"
 	@echo "make test     package tests, notebook guard, nbval on every chapter, warning-free build,"
 	@echo "              then every page in headless Chromium (make test-site)"
 	@echo "make execute  re-execute every chapter of _toc.yml in place (after changing rankedu);"
@@ -37,7 +42,8 @@ help:
 	@echo "              10^6 elements, each in its own process, and the import time of rankedu"
 	@echo "make bench-logs  GAUC of a 10,000,000-row Parquet log: rankedu.logs on DuckDB and on"
 	@echo "              Spark local[2] against rk.gauc and pandas + scikit-learn, time and memory"
-	@echo "make clean    remove build output and caches (make distclean also removes .venv)"
+	@echo "make clean    remove build output and caches (make distclean also removes .venv and"
+	@echo "              reveal.js's node_modules)"
 
 venv: $(STAMP)
 
@@ -48,7 +54,17 @@ $(STAMP): requirements.txt pyproject.toml
 	$(BIN)/python -m ipykernel install --sys-prefix
 	touch $@
 
-book: $(STAMP)
+$(REVEAL): tools/slides/package.json tools/slides/package-lock.json
+	@command -v npm >/dev/null || { \
+		echo "The chapters' decks need reveal.js from npm. Install Debian's packages:"; \
+		echo "    apt-get update && apt-get install -y nodejs npm    (.ci/run does this)"; \
+		exit 1; }
+	npm ci --prefix tools/slides --no-audit --no-fund
+	touch $@
+
+# tools/sphinx_slides.py builds the decks into the site after its pages, and links each
+# chapter page to its deck, so the book needs reveal.js too.
+book: $(STAMP) $(REVEAL)
 	$(BIN)/jupyter-book build .
 	@echo
 	@echo "The book is at: $(CURDIR)/$(HTML)/index.html"
@@ -56,12 +72,18 @@ book: $(STAMP)
 $(HTML)/index.html:
 	$(MAKE) book
 
+# The decks alone, again, into the built site (after an edit of book/slides.yml, say): from
+# the chapters' stored cells, without executing them, in seconds. They load the site's
+# MathJax, so the site is built first if there is none.
+slides: $(STAMP) $(REVEAL) $(HTML)/index.html
+	$(BIN)/python tools/slides.py $(HTML)
+
 test: test-package test-notebooks test-build test-site
 
 # (a) and (c): the package tests, and tests/test_notebooks.py, the guard on the stored chapters.
 # tests/test_site.py needs the built site, so it runs in test-site, after the build, where
-# nothing of it is skipped.
-test-package: $(STAMP)
+# nothing of it is skipped. tests/test_slides.py builds a deck, with the pinned reveal.js.
+test-package: $(STAMP) $(REVEAL)
 	$(BIN)/python -m pytest tests --ignore=tests/test_site.py
 
 # (b) nbval re-executes each chapter of the toc and compares every output with the stored one
@@ -83,13 +105,14 @@ test-notebooks: $(STAMP)
 # 1.x resolves the source files, the toc and bibtex_bibfiles against the source folder (.),
 # not against the folder of the --config file, so the copy can live anywhere. Its output goes
 # to _build/test/, apart from the executed site in $(HTML).
-test-build: $(STAMP)
+test-build: $(STAMP) $(REVEAL)
 	mkdir -p _build
 	sed -e 's/^\( *execute_notebooks:\).*/\1 "off"/' \
 		-e 's|^\( *sphinx_[a-z_]*:\) tools$$|\1 ../tools|' _config.yml > _build/_config_test.yml
 	grep -q '^ *execute_notebooks: "off"$$' _build/_config_test.yml
 	grep -q '^ *sphinx_offline_site: ../tools$$' _build/_config_test.yml
 	grep -q '^ *sphinx_rankedu_api: ../tools$$' _build/_config_test.yml
+	grep -q '^ *sphinx_slides: ../tools$$' _build/_config_test.yml
 	$(BIN)/jupyter-book build . --config _build/_config_test.yml --path-output _build/test \
 		--all -W -n --keep-going
 
@@ -161,4 +184,4 @@ clean:
 		| xargs rm -rf
 
 distclean: clean
-	rm -rf $(VENV)
+	rm -rf $(VENV) tools/slides/node_modules

@@ -15,6 +15,11 @@ checked: MathJax, fonts and figures must come from the site itself), and asserts
 - the browser logged no console error and no uncaught exception;
 - every link into the site resolves to a file, and its ``#anchor`` exists in that file.
 
+Each chapter's reveal.js deck (``slides/<chapter>.slides.html``, built with the site from
+``book/slides.yml``) is opened the same way: reveal.js starts, the deck has its slides, its
+formulas are typeset by the site's MathJax, its figures load, nothing leaves the machine and
+nothing is logged as an error; each chapter page links to its deck.
+
 A full-page screenshot of each page is saved under ``_build/screenshots/`` for review.
 Chromium is Debian's ``chromium`` package, driven by Playwright's bundled driver (no browser
 is downloaded); ``.ci/run`` installs it when missing.
@@ -25,6 +30,7 @@ from __future__ import annotations
 import functools
 import http.server
 import os
+import re
 import shutil
 import sys
 import threading
@@ -32,6 +38,7 @@ import urllib.parse
 from html.parser import HTMLParser
 from pathlib import Path
 
+import nbformat
 import pytest
 import yaml
 from test_notebooks import toc_entries
@@ -354,3 +361,70 @@ def test_docstring_links_back_to_a_chapter_of_the_book(name):
     assert chapters, f"rk.{name}'s docstring has no :doc:`/book/<chapter>` line"
     listed = {f"{page.removesuffix('.html')}" for page in toc_pages()}
     assert set(chapters) <= listed, f"rk.{name} links to chapters not in _toc.yml: {chapters}"
+
+
+SLIDES_SPEC = yaml.safe_load((ROOT / "book" / "slides.yml").read_text(encoding="utf-8"))
+
+
+def _deck_cells(chapter: str) -> list:
+    cells = {cell.id: cell for cell in nbformat.read(ROOT / "book" / f"{chapter}.ipynb", 4).cells}
+    return [cells[entry["id"]] for entry in SLIDES_SPEC[chapter]]
+
+
+def _deck_has_formulas(chapter: str) -> bool:
+    """Whether a cell the deck shows, or a figure caption of it, holds TeX."""
+    for cell in _deck_cells(chapter):
+        caption = cell.metadata.get("mystnb", {}).get("figure", {}).get("caption", "")
+        if "$" in caption or (cell.cell_type == "markdown" and "$" in cell.source):
+            return True
+    return False
+
+
+@pytest.mark.parametrize("chapter", list(SLIDES_SPEC))
+def test_deck_opens_offline_with_its_slides_formulas_and_figures(chapter, site_dir, base_url, visit):
+    path = f"slides/{chapter}.slides.html"
+    page = visit(path)
+    page.page.wait_for_function("() => window.Reveal && Reveal.isReady()", timeout=20_000)
+    SCREENSHOTS.mkdir(parents=True, exist_ok=True)
+    page.page.screenshot(path=str(SCREENSHOTS / f"slides_{chapter}.png"))
+
+    assert page.blocked == [], f"{path} requested something off this machine: {page.blocked}"
+    assert page.errors == [], f"{path} logged errors: {page.errors}"
+
+    # Every slide the spec starts, and the closing one that links back to the chapter.
+    starts = sum(entry.get("type") == "slide" for entry in SLIDES_SPEC[chapter])
+    assert page.page.evaluate("Reveal.getTotalSlides()") == starts + 1
+
+    math = page.page.evaluate(MATH_REPORT)
+    # The decks' inline formulas are $...$ (nbconvert keeps the Markdown's delimiters).
+    leftover = [t.strip()[:80] for t in math["texts"] if any(tex in t for tex in [*RAW_TEX, "$"])]
+    assert leftover == [], f"{path} shows raw TeX that MathJax did not typeset: {leftover}"
+    if _deck_has_formulas(chapter):
+        assert math["containers"] > 0, f"{path} has formulas but MathJax typeset none"
+        assert math["mathjaxScripts"] and all(
+            src.startswith(base_url + "_static/mathjax/") for src in math["mathjaxScripts"]
+        ), f"{path} loads MathJax from elsewhere than the site: {math['mathjaxScripts']}"
+
+    images = page.page.evaluate(IMAGES_REPORT)
+    assert [img["src"][:40] for img in images if img["width"] == 0] == [], f"{path}: images that did not load"
+    figures = sum(1 for cell in _deck_cells(chapter) for output in cell.get("outputs", [])
+                  if "image/png" in output.get("data", {}))
+    assert len(images) == figures
+
+    hrefs = page.page.eval_on_selector_all("a[href]", "links => links.map(a => a.href)")
+    # reveal.js's own routes (#/3, the slide number's link) name slides, not element ids.
+    hrefs = [href for href in hrefs if not urllib.parse.urlsplit(href).fragment.startswith("/")]
+    assert _broken_links(site_dir, base_url, page.page.url, hrefs) == []
+    assert base_url + f"book/{chapter}.html" in hrefs, f"{path} does not link back to its chapter"
+
+
+@pytest.mark.parametrize("chapter", list(SLIDES_SPEC))
+def test_chapter_page_links_to_its_deck_under_its_title(chapter, site_dir):
+    # Read from the file, not in Chromium: test_page_offline_typeset_loaded_and_linked has
+    # opened every chapter page already, and checked that each of its links resolves.
+    html = (site_dir / "book" / f"{chapter}.html").read_text(encoding="utf-8")
+    links = re.findall(r'<p class="rankedu-slides-link">.*?href="([^"]+)"', html, flags=re.DOTALL)
+    assert links == [f"../slides/{chapter}.slides.html"], f"book/{chapter}.html: {links}"
+    # Under the chapter's title, where a reader looks for it.
+    assert re.search(r'</h1>\s*<p class="rankedu-slides-link">', html)
+    assert (site_dir / "slides" / f"{chapter}.slides.html").is_file()
