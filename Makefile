@@ -36,7 +36,7 @@ help:
 	@echo "make serve    serve $(HTML) on http://localhost:$(PORT)/"
 	@echo "make lab      open the chapters in JupyterLab"
 	@echo "make bench    time rk.evaluate against pytrec_eval, trec_eval 10.0's binary (built from"
-	@echo "              tools/trec_eval) and a pyarrow read of the files, on realistic 1,000,000-"
+	@echo "              the C source in rankedu/data) and a pyarrow read of the files, on 1,000,000-"
 	@echo "              and 10,000,000-line runs, each tool in its own process; then -m all_trec"
 	@echo "make bench-per-list  time and memory of every per-list function (and rk.explain) at"
 	@echo "              10^6 elements, each in its own process, and the import time of rankedu"
@@ -87,13 +87,24 @@ test-package: $(STAMP) $(REVEAL)
 	$(BIN)/python -m pytest tests --ignore=tests/test_site.py
 
 # (b) nbval re-executes each chapter of the toc and compares every output with the stored one
-# (nbval_sanitize.cfg says what is compared and what is rewritten first).
+# (nbval_sanitize.cfg says what is compared and what is rewritten first). It runs on copies of
+# the chapters in a fresh temporary folder, as a reader runs a chapter downloaded from the
+# site: a chapter that reads a file of the repository (../tests, ../tools, the bibliography)
+# fails here. No ini file is found there, so the options of pyproject.toml's addopts are
+# given on the command line, and an empty one beside the copies stops pytest from looking
+# further up.
 test-notebooks: $(STAMP)
 	@if [ -z "$(NOTEBOOKS)" ]; then \
 		echo "nbval: _toc.yml lists no notebook yet, nothing to re-execute"; \
 	else \
-		echo "$(BIN)/python -m pytest --nbval $(NOTEBOOKS)"; \
-		$(BIN)/python -m pytest --nbval $(NOTEBOOKS); \
+		folder=$$(mktemp -d) && trap 'rm -rf "$$folder"' EXIT && \
+		mkdir "$$folder/chapters" && cp $(NOTEBOOKS) "$$folder/chapters" && \
+		printf '[pytest]\n' > "$$folder/pytest.ini" && \
+		echo "pytest --nbval, in $$folder/chapters: $(notdir $(NOTEBOOKS))" && \
+		cd "$$folder/chapters" && \
+		$(abspath $(BIN))/python -m pytest --nbval --nbval-current-env \
+			--nbval-sanitize-with="$(CURDIR)/nbval_sanitize.cfg" -p no:cacheprovider \
+			-c "$$folder/pytest.ini" --rootdir="$$folder/chapters" $(notdir $(NOTEBOOKS)); \
 	fi
 
 # (d) A warning-free build: -W makes every warning an error, -n also reports every reference
@@ -151,8 +162,9 @@ serve: $(HTML)/index.html
 lab: $(STAMP)
 	$(BIN)/jupyter lab --ServerApp.root_dir=book $(if $(filter 0,$(shell id -u)),--allow-root)
 
-# Times rk.evaluate against pytrec_eval, trec_eval 10.0's binary (built from tools/trec_eval by
-# its own Makefile first) and a floor, pyarrow reading the two files, from TREC files on disk,
+# Times rk.evaluate against pytrec_eval, trec_eval 10.0's binary (built from the source that
+# rankedu ships, rankedu/data/trec_eval_source, by its own Makefile first) and a floor,
+# pyarrow reading the two files, from TREC files on disk,
 # each tool in its own process, on realistic generated runs (queries q0, q1, ... in numeric
 # order, 1,000 MS MARCO-like docnos per query drawn from a 50M-document collection) of 1,000,000
 # and 10,000,000 lines (written once under /tmp/rankedu-bench); first the measures rankedu and

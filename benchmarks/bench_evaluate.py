@@ -24,8 +24,10 @@ times, interleaved:
 - ranx (``common`` only, with ``--tools ... ranx``; pinned in ``requirements.txt``):
   ``Qrels.from_file``, ``Run.from_file`` and ``evaluate(..., return_mean=False)``, after a
   warm-up call in the same process that compiles its numba functions;
-- trec_eval: the binary of trec_eval 10.0 built from its source (``tools/trec_eval``, with its
-  own Makefile) before the rounds, ``trec_eval -q -m ...`` on the two files;
+- trec_eval: the binary of trec_eval 10.0 built from its source
+  (``rankedu/data/trec_eval_source``, with its own Makefile, by
+  ``rankedu.teaching.trec_eval_program``) before the rounds, ``trec_eval -q -m ...`` on the
+  two files;
 - pyarrow-read, a floor: ``pyarrow.csv.read_csv`` of the two files with the options rankedu's
   reader gives it (recorded from ``rankedu.trec.fast_read.parse``), and nothing else.
 
@@ -97,7 +99,6 @@ TOLERANCE = {"trec_eval": 5e-5 + 1e-12}  # it prints 4 decimals (a half-way valu
 # ranx only when named: a round takes it 44 s at 10M lines (README), and one took 33 s on
 # 20,000 lines here (its numba compile, after the warm-up), which makes rounds take minutes.
 DEFAULT_TOOLS = ["rankedu", "pytrec_eval", "trec_eval", "pyarrow-read"]
-TREC_EVAL = Path(__file__).resolve().parents[1] / "tools" / "trec_eval"
 
 
 # --- the data --------------------------------------------------------------------------------
@@ -271,14 +272,6 @@ def child(tool, measure_set, qrels_path, run_path, output):
                    "peak": _high_water_mib(), "values": values}, out)
 
 
-def trec_eval_binary():
-    """trec_eval 10.0's program, built from its source by its own Makefile (which rebuilds
-    only when a source changed)."""
-    subprocess.run(["make", "-s", "-C", str(TREC_EVAL), "trec_eval"], check=True,
-                   capture_output=True, text=True)
-    return str(TREC_EVAL / "trec_eval")
-
-
 def trec_eval_values(text):
     """``{measure: {qid: value}}`` from ``trec_eval -q``'s output (numbers only)."""
     values = {}
@@ -433,10 +426,16 @@ def main(argv=None):
     failed = {}
     binary = None
     if "trec_eval" in tools:
+        # Built in a child process: importing rankedu here would grow this process, and
+        # trec_eval's ru_maxrss starts from it.
+        build = ("from rankedu.teaching.trec_eval_program import binary; "
+                 "print(binary())")
         try:
-            binary = trec_eval_binary()
+            binary = subprocess.run([sys.executable, "-c", build], check=True,
+                                    capture_output=True, text=True).stdout.strip()
         except (OSError, subprocess.CalledProcessError) as error:
-            failed["trec_eval"] = f"building {TREC_EVAL} failed: {error}"
+            detail = getattr(error, "stderr", "") or ""
+            failed["trec_eval"] = f"building trec_eval 10.0 failed: {error} {detail}".strip()
 
     n_queries = max(args.lines // args.depth, 1)
     qrels_path, run_path = cached_files(

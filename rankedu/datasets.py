@@ -1,17 +1,25 @@
 """Real judgments and runs that ship with rankedu, so that a chapter runs in an empty folder.
 
-The files are trec_eval 10.0's own test data (NIST; ``rankedu/data/trec_eval/README.md`` says
-what each is and ``LICENSE.md`` beside it is trec_eval's notice, which travels with them):
+Two sources, each in its own folder of ``rankedu/data`` with a README that says what each file
+is and the licence that travels with the files (the book's *Data* page lists them all):
 
-- ``"trec_301_303"``: TREC topics 301 to 303, binary judgments (``qrels.test``) or graded ones,
-  -1 to 4 (``qrels.rel_level``), and a run of 500 documents per topic with tied scores
-  (``results.test``).
-- ``"trec_rag_2024"``: the TREC 2024 RAG track, 31 topics with 5,890 graded judgments (0 to 3)
-  on MS MARCO v2.1 segments (``qrels.comment.test``), and a 30,100-line run
-  (``results.comment.test``).
+- ``data/trec_eval``: trec_eval 10.0's own test data (NIST; ``LICENSE.md`` is trec_eval's
+  notice).
 
-trec_eval's own output on them (``out.*``) ships too, so that a chapter can show rankedu's
-numbers beside trec_eval's without the binary. No file is read at ``import rankedu``.
+  - ``"trec_301_303"``: TREC topics 301 to 303, binary judgments (``qrels.test``) or graded
+    ones, -1 to 4 (``qrels.rel_level``), and a run of 500 documents per topic with tied scores
+    (``results.test``).
+  - ``"trec_rag_2024"``: the TREC 2024 RAG track, 31 topics with 5,890 graded judgments (0 to
+    3) on MS MARCO v2.1 segments (``qrels.comment.test``), and a 30,100-line run
+    (``results.comment.test``).
+
+  trec_eval's own output on them (``out.*``) ships too, so that a chapter can show rankedu's
+  numbers beside trec_eval's without the program.
+- ``data/atlas``: the twelve tiny cases of the disagreement atlas (``"atlas/tied_cutoff"``,
+  ...), written for the book, each a qrels file and a run of at most ten lines that isolates
+  one convention on which evaluation tools differ.
+
+No file is read at ``import rankedu``.
 """
 
 from __future__ import annotations
@@ -21,26 +29,38 @@ from pathlib import Path
 from rankedu.core.validation import as_flag, one_of
 from rankedu.trec.files import read_qrels, read_run
 
-__all__ = ["DATA", "DATASETS", "load", "path"]
+__all__ = ["ATLAS", "ATLAS_CASES", "DATA", "DATASETS", "load", "path"]
 
-#: The folder of the shipped files.
+#: The folder of trec_eval 10.0's test files.
 DATA = Path(__file__).resolve().parent / "data" / "trec_eval"
+#: The folder of the atlas' cases.
+ATLAS = DATA.parent / "atlas"
 
-#: Each dataset's judgments (plain and, where there are, graded) and run, by file name.
+#: The atlas' cases, each ``<case>.qrels`` and ``<case>.run`` in :data:`ATLAS`.
+ATLAS_CASES = ("tied_cutoff", "constant_scorer", "duplicate_docnos", "missing_queries",
+               "no_relevant", "negative_grades", "grades_above_4", "unjudged", "k_larger",
+               "relevance_level", "single_precision", "no_nonrelevant")
+
+#: Each dataset's judgments (plain and, where there are, graded) and run, by the names
+#: :func:`path` takes.
 DATASETS = {
     "trec_301_303": {"qrels": "qrels.test", "graded": "qrels.rel_level", "run": "results.test"},
     "trec_rag_2024": {"qrels": "qrels.comment.test", "graded": "qrels.comment.test",
                       "run": "results.comment.test"},
+    **{f"atlas/{case}": {"qrels": f"atlas/{case}.qrels", "graded": f"atlas/{case}.qrels",
+                         "run": f"atlas/{case}.run"} for case in ATLAS_CASES},
 }
 
 
 def path(name: str) -> Path:
-    """The path of one shipped file (``"qrels.test"``, ``"out.test.aq"``, ...).
+    """The path of one shipped file (``"qrels.test"``, ``"out.test.aq"``,
+    ``"atlas/tied_cutoff.run"``, ...).
 
     Parameters
     ----------
     name : str
-        A file name of ``rankedu/data/trec_eval``.
+        A file name of ``rankedu/data/trec_eval``, or ``"atlas/"`` and a file name of
+        ``rankedu/data/atlas``.
 
     Returns
     -------
@@ -54,17 +74,23 @@ def path(name: str) -> Path:
     References
     ----------
     - ``trec_eval``: Buckley, C. trec_eval, the TREC evaluation program, version 10.0: the files
-      are its ``test/`` folder.
+      of ``rankedu/data/trec_eval`` are its ``test/`` folder.
 
     Examples
     --------
     >>> from rankedu import datasets
     >>> datasets.path("qrels.test").name
     'qrels.test'
+    >>> print(datasets.path("atlas/tied_cutoff.qrels").read_text(), end="")
+    1 0 d1 1
+    1 0 d2 1
+    1 0 d3 0
+    1 0 d4 0
     """
-    shipped = sorted(p.name for p in DATA.iterdir() if p.suffix != ".md")
-    one_of(name, "name", shipped)
-    return DATA / name
+    shipped = [p.name for p in DATA.iterdir() if p.suffix != ".md"]
+    shipped += [f"atlas/{p.name}" for p in ATLAS.iterdir() if p.suffix != ".md"]
+    one_of(name, "name", sorted(shipped))
+    return DATA.parent / name if name.startswith("atlas/") else DATA / name
 
 
 def load(name: str, *, graded: bool = False):
@@ -73,11 +99,11 @@ def load(name: str, *, graded: bool = False):
 
     Parameters
     ----------
-    name : {"trec_301_303", "trec_rag_2024"}
-        The dataset.
+    name : {"trec_301_303", "trec_rag_2024", "atlas/<case>"}
+        The dataset: one of :data:`DATASETS`, an atlas case named as ``"atlas/tied_cutoff"``.
     graded : bool, default False
         For ``"trec_301_303"``, the graded judgments (-1 to 4, ``qrels.rel_level``) instead of
-        the binary ones; the RAG judgments are graded either way.
+        the binary ones; the other datasets have one qrels file, read either way.
 
     Returns
     -------
@@ -105,4 +131,4 @@ def load(name: str, *, graded: bool = False):
     """
     files = DATASETS[one_of(name, "name", tuple(DATASETS))]
     qrels = files["graded" if as_flag(graded, "graded") else "qrels"]
-    return read_qrels(DATA / qrels), read_run(DATA / files["run"])
+    return read_qrels(path(qrels)), read_run(path(files["run"]))

@@ -1,7 +1,7 @@
 """The disagreement atlas (book/atlas.ipynb): every difference between the tools is explained.
 
 The matrix is computed afresh by each run (the installed tools, the case files of
-tests/data/atlas): a new version of a tool that changes a number either still matches one of
+rankedu/data/atlas): a new version of a tool that changes a number either still matches one of
 its known conventions, or fails ``test_every_difference_in_the_matrix_has_a_classification``.
 """
 
@@ -12,7 +12,8 @@ from pathlib import Path
 import pandas as pd
 import pytest
 
-import atlas_tools as atlas
+from rankedu import datasets
+from rankedu.teaching import atlas
 
 BOOK = Path(__file__).resolve().parent.parent / "book"
 PYTREC_EVAL = "trec_eval 9.0.8 (pytrec_eval)"
@@ -32,7 +33,7 @@ def test_every_difference_in_the_matrix_has_a_classification(differences):
     unexplained = differences[differences["convention"].isna()]
     assert unexplained.empty, (
         "differences no known convention reproduces (a tool changed, or a convention is "
-        f"missing from atlas_tools.TOOL_CONVENTIONS):\n{unexplained.to_string()}"
+        f"missing from atlas.TOOL_CONVENTIONS):\n{unexplained.to_string()}"
     )
 
 
@@ -87,13 +88,16 @@ def test_trec_eval_10s_program_departs_from_evaluate_only_on_missing_queries_and
     assert column[("unjudged", "RBP")] == 0.1824  # grades 1 and 2 read as 1/2 and 1
 
 
-def test_every_case_is_a_tiny_pair_of_files_in_the_repository():
+def test_every_case_is_a_tiny_pair_of_files_shipped_with_rankedu():
     for case in atlas.CASES:
         for path in (case.qrels, case.run):
             lines = path.read_text().splitlines()
             assert 0 < len(lines) <= 10, path
-    names = {p.stem for p in atlas.DATA.iterdir()}
-    assert names == {case.name for case in atlas.CASES}
+    files = {p.name for p in atlas.DATA.iterdir()}
+    assert files == {"README.md"} | {f"{case.name}.{kind}" for case in atlas.CASES
+                                     for kind in ("qrels", "run")}
+    # rankedu.datasets names the same cases, in the atlas' order.
+    assert datasets.ATLAS_CASES == tuple(case.name for case in atlas.CASES)
 
 
 def _headings_and_labels():

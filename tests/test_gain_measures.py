@@ -2,7 +2,7 @@
 nDCG's gain parameters (``nDCG(gains={1:3,2:9})``, trec_eval's ``ndcg.1=3,2=9``).
 
 Each is compared query by query, at trec_eval's four printed decimals, with trec_eval 10.0's
-own program (``tests/trec_eval_binary.py``) on its vendored test data and on generated
+own program (``rankedu.teaching.trec_eval_program``) on its vendored test data and on generated
 collections (tied scores, short lists, queries with nothing relevant, judged documents never
 retrieved, negative grades, unjudged documents retrieved). Each trec_eval measure runs alone:
 m_rbp.c reads two uninitialised variables, whose values depend on what ran before.
@@ -20,7 +20,7 @@ from hypothesis import strategies as st
 import rankedu as rk
 from rankedu.trec.measures import parse
 from test_trec_eval_binary import collection
-from trec_eval_binary import run
+from rankedu.teaching.trec_eval_program import run
 
 DATA = Path(rk.__file__).parent / "data" / "trec_eval"
 

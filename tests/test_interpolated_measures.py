@@ -1,6 +1,6 @@
 """IPrec@r, IPrecAvg, infAP and Unjudged@k: trec_eval 10's iprec_at_recall, 11pt_avg, infAP
-and unj, checked query by query against the trec_eval program (``tests/trec_eval_binary.py``)
-at the four decimals it prints, on its own test data and on generated collections, and by hand.
+and unj, checked query by query against the trec_eval program
+(``rankedu.teaching.trec_eval_program``) at the four decimals it prints, on its own test data and on generated collections, and by hand.
 
 trec_eval's names and rankedu's:
 
@@ -23,7 +23,7 @@ import rankedu as rk
 from conftest import TREC_EVAL_DATA
 from rankedu.trec.join import _one_query
 from rankedu.trec.measures import parse
-from trec_eval_binary import run as trec_eval
+from rankedu.teaching.trec_eval_program import run as trec_eval
 
 LEVELS = (0.0, 0.1, 0.2, 0.3, 0.4, 0.5, 0.6, 0.7, 0.8, 0.9, 1.0)
 

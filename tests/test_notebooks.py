@@ -12,6 +12,7 @@ Makefile (``make test`` and ``make execute`` take their list from here, not from
 
 import json
 import re
+import subprocess
 import sys
 from pathlib import Path
 
@@ -272,6 +273,39 @@ def test_guard_lists_toc_notebooks_in_order_and_finds_the_unlisted_ones(tmp_path
     assert toc_notebooks(tmp_path, toc) == [Path("book/ndcg.ipynb"), Path("book/cutoff.ipynb")]
     assert untracked_notebooks(tmp_path, toc) == [Path("book/stray.ipynb")]
     assert missing_entries(tmp_path, toc) == ["book/missing"]
+
+
+# --- make test-notebooks runs the chapters where a reader does: in an empty folder ----------
+
+
+def _make_test_notebooks(notebook):
+    """``make test-notebooks`` on one notebook, with this interpreter's environment."""
+    return subprocess.run(
+        ["make", "-s", "-C", str(ROOT), "test-notebooks", f"NOTEBOOKS={notebook}",
+         f"BIN={Path(sys.executable).parent}", "STAMP="],
+        capture_output=True, text=True)
+
+
+def test_make_test_notebooks_fails_a_chapter_that_reads_a_file_of_the_repository(tmp_path):
+    # The same chapter passes beside the file it reads, and fails in make test-notebooks's
+    # empty folder: that is what a reader who downloads it gets.
+    (tmp_path / "tests").mkdir()
+    (tmp_path / "tests" / "cases.txt").write_text("3 cases\n")
+    (tmp_path / "book").mkdir()
+    reads = _write(tmp_path / "book", "reads_tests.ipynb", [_code(
+        'print(open("../tests/cases.txt").read(), end="")', 1,
+        [{"output_type": "stream", "name": "stdout", "text": "3 cases\n"}])])
+    alone = _write(tmp_path / "book", "alone.ipynb", [_code(
+        'print(sum([1, 2]))', 1, [{"output_type": "stream", "name": "stdout", "text": "3\n"}])])
+    in_place = subprocess.run(
+        [sys.executable, "-m", "pytest", "--nbval", "--nbval-current-env", "-q",
+         "-p", "no:cacheprovider", "--rootdir", str(tmp_path / "book"), str(reads)],
+        capture_output=True, text=True, cwd=tmp_path / "book")
+    assert in_place.returncode == 0, in_place.stdout
+    copied = _make_test_notebooks(reads)
+    assert copied.returncode != 0 and "FileNotFoundError" in copied.stdout, copied.stdout
+    passed = _make_test_notebooks(alone)
+    assert passed.returncode == 0 and "1 passed" in passed.stdout, passed.stdout + passed.stderr
 
 
 if __name__ == "__main__":

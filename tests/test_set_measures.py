@@ -20,7 +20,7 @@ from hypothesis import strategies as st
 import rankedu as rk
 from conftest import assert_as_trec_eval_prints
 from test_trec_eval_binary import written
-from trec_eval_binary import run
+from rankedu.teaching.trec_eval_program import run
 
 DATA = rk.datasets.DATA
 COUNTS = ("num_ret", "num_rel", "num_rel_ret", "num_nonrel_judged_ret")

@@ -1,5 +1,6 @@
 """rankedu against trec_eval 10.0's own program, built from the vendored source
-(``tools/trec_eval``, ``tests/trec_eval_binary.py``): every line ``-m all_trec -q`` prints, on
+(``rankedu/data/trec_eval_source``, by ``rankedu.teaching.trec_eval_program``): every line
+``-m all_trec -q`` prints, on
 generated collections that hit its corner cases: tied scores broken by docno, lists shorter and
 longer than the cutoffs, unjudged documents retrieved, judged documents never retrieved,
 negative grades ("pooled but not judged"), queries with nothing relevant, queries the qrels
@@ -15,7 +16,7 @@ import pytest
 
 import rankedu as rk
 from conftest import assert_as_trec_eval_prints
-from trec_eval_binary import run
+from rankedu.teaching.trec_eval_program import run
 
 CUTOFFS = (1, 5, 10, 30)
 # Under -J trec_eval condenses every list; rankedu says so per measure (trec_eval's name as -q

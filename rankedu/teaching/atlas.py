@@ -1,18 +1,22 @@
-"""The disagreement atlas: every tool on every case of ``tests/data/atlas``, and why they differ.
+"""The disagreement atlas: every tool on every case of ``rankedu/data/atlas``, and why they
+differ.
 
-``tests/test_atlas.py`` and the appendix ``book/atlas.ipynb`` both import this module (the
-chapter through a ``sys.path`` entry): it is project tooling, not rankedu's API. The tools are
-imported when a matrix is computed, never at import time, and nothing is cached between runs,
-so a new version of a tool is seen on the next run.
+The appendix *The disagreement atlas* (``book/atlas.ipynb``) and its test
+(``tests/test_atlas.py``) both import this module; it is kept out of ``import rankedu`` and is
+not rankedu's API: it runs other tools (the extra ``rankedu[book]`` installs them; gdeval
+needs Perl, trec_eval 10.0's program gcc and make). The tools are imported when a matrix is
+computed, never at import time, and nothing is cached between runs, so a new version of a tool
+is seen on the next run.
 
 Each tool reads the case's two files the way its users feed it: with its own reader where it
 has one (pytrec_eval's ``parse_qrel``/``parse_run``, ir_measures' ``read_trec_*``, ranx's
 ``from_file``, trectools' ``TrecRun``/``TrecQrel``, rankedu's paths); trec_eval 10.0's program,
-built from ``tools/trec_eval`` by ``trec_eval_binary``, gets the two paths; scikit-learn has no
-reader, so it gets, per query, the run's documents with their qrels grades (0 when unjudged).
-A cell is the tool's mean over the queries it returns, as its users read it; a tool that raises
-(or a program that exits with a non-zero status) gives ``"error: <message>"``; a measure a tool
-does not offer is left empty (``None``); ``nan`` is a tool's own value.
+built from the source rankedu ships by :mod:`rankedu.teaching.trec_eval_program`, gets the two
+paths; scikit-learn has no reader, so it gets, per query, the run's documents with their qrels
+grades (0 when unjudged). A cell is the tool's mean over the queries it returns, as its users
+read it; a tool that raises (or a program that exits with a non-zero status) gives
+``"error: <message>"``; a measure a tool does not offer is left empty (``None``); ``nan`` is a
+tool's own value.
 """
 
 from __future__ import annotations
@@ -34,8 +38,11 @@ import numpy as np
 import pandas as pd
 
 import rankedu as rk
+from rankedu import datasets
+from rankedu.teaching import trec_eval_program
 
-DATA = Path(__file__).resolve().parent / "data" / "atlas"
+#: The folder of the cases' files.
+DATA = datasets.ATLAS
 
 MEASURES = ["P@k", "R@k", "AP", "RR", "nDCG", "nDCG@k", "ERR@k", "RBP", "Bpref"]
 #: RBP's persistence in every column: rankedu's, ir_measures' and trectools' default (trec_eval
@@ -98,13 +105,11 @@ def versions() -> dict:
     cwl_eval's own package is cwl-eval, whose command line the column does not run); for
     trec_eval 10.0's program, the version its ``-v`` prints (the release's Makefile still says
     ``VERSIONID = 10.0-rc3``)."""
-    from trec_eval_binary import run
-
     shown = {tool: f"{package} {version(package)}" for tool, package in PACKAGES.items()}
     shown["cwl_eval (ir_measures)"] += f" (cwl-eval {version('cwl-eval')})"
-    done = run("-v")
+    done = trec_eval_program.run("-v")
     printed = (done.stderr + done.stdout).strip()
-    shown = {TREC_EVAL_10: f"tools/trec_eval, built; -v prints '{printed}'", **shown}
+    shown = {TREC_EVAL_10: f"built from rankedu's copy of its source; -v prints '{printed}'", **shown}
     return shown
 
 
@@ -151,14 +156,12 @@ def _trec_eval_10(case: Case) -> dict:
     its ``m_rbp.c`` reads two variables it never initialises (``min`` and ``max``), so rbp's
     value can depend on the measures computed before it in the same run (the chapter says
     why). It prints 4 decimals; a non-zero exit status is an error cell with its message."""
-    from trec_eval_binary import run
-
     names = {"P@k": f"P.{case.k}", "R@k": f"recall.{case.k}", "AP": "map",
              "RR": "recip_rank", "nDCG": "ndcg", "nDCG@k": f"ndcg_cut.{case.k}",
              "RBP": f"rbp.p={RBP_P}", "Bpref": "bpref"}
     values = {}
     for m, name in names.items():
-        done = run("-l", case.threshold, "-m", name, case.qrels, case.run)
+        done = trec_eval_program.run("-l", case.threshold, "-m", name, case.qrels, case.run)
         if done.returncode != 0:
             values[m] = _error(RuntimeError(done.stderr), f"exit status {done.returncode}: "
                                + done.stderr.strip())
