@@ -22,7 +22,7 @@ export PYTHONHASHSEED := 0
 # Silences the debugger's "frozen modules" warning that every kernel start prints to stderr.
 export PYDEVD_DISABLE_FILE_VALIDATION := 1
 
-.PHONY: help venv book book-students test test-package test-notebooks test-build test-build-students test-site execute serve lab bench bench-per-list bench-logs clean distclean
+.PHONY: help venv book book-students format test test-package test-notebooks test-build test-build-students test-site execute serve lab bench bench-per-list bench-logs clean distclean
 
 help:
 	@echo "make book     set up .venv, execute the chapters whose code changed since the last"
@@ -32,6 +32,7 @@ help:
 	@echo "              of both editions, then every page of both in headless Chromium (make test-site)"
 	@echo "make execute  re-execute every chapter of _toc.yml in place (after changing rankedu);"
 	@echo "              make execute CHAPTER=book/ndcg.ipynb re-executes that one chapter"
+	@echo "make format   format every chapter's code cells with ruff at 88 columns"
 	@echo "make serve    serve $(HTML) on http://localhost:$(PORT)/"
 	@echo "make lab      open the chapters in JupyterLab"
 	@echo "make bench    time rk.evaluate against pytrec_eval, trec_eval 10.0's binary (built from"
@@ -133,10 +134,12 @@ test-build-students: $(STAMP)
 		--path-output _build/test-students --all -W -n --keep-going
 
 # (e) The site as readers get it: the builds of (d) and (d') served on 127.0.0.1 and every page
-# of both editions opened in headless Chromium (Debian's package, driven by Playwright), with every request that leaves
-# this machine blocked: formulas typeset by the site's own MathJax, figures loaded, no console
-# error, no broken internal link or anchor, search answers, launch buttons open the chapter's
-# notebook. A screenshot of each page is left in _build/screenshots/ for review.
+# of both editions opened in headless Chromium (Debian's package, driven by Playwright), with
+# every request that leaves this machine blocked: formulas typeset by the site's own MathJax,
+# figures loaded, no console error, no broken internal link or anchor, search answers, launch
+# buttons open the chapter's notebook, exercises numbered within their chapter, solutions in
+# the main edition only. A screenshot of each page of the main edition is left in
+# _build/screenshots/ for review.
 test-site: test-build test-build-students
 	@command -v chromium >/dev/null || { \
 		echo "make test-site: Chromium is missing. Install Debian's package:"; \
@@ -160,6 +163,13 @@ execute: $(STAMP)
 			--ExecutePreprocessor.record_timing=False "$$nb" \
 			|| exit 1; \
 	done
+
+# ruff formats the code cells of every chapter of _toc.yml at 88 columns (pyproject.toml's
+# [tool.ruff]), the width the page shows without a scrollbar; tests/test_readable_chapters.py
+# fails on a chapter it would change. It leaves outputs as they are: re-execute what it changed
+# (make execute CHAPTER=...) and read the diff before committing.
+format: $(STAMP)
+	$(BIN)/ruff format $(NOTEBOOKS)
 
 serve: $(HTML)/index.html
 	@echo "Serving the book at http://localhost:$(PORT)/ (Ctrl-C to stop)"
