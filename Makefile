@@ -10,6 +10,8 @@ HTML := _build/html
 # The pinned reveal.js of the chapters' decks (tools/slides/package-lock.json), installed by
 # `npm ci`; reinstalled whenever the pin changes.
 REVEAL := tools/slides/node_modules/.installed
+# The student edition: the same book without the solutions, in a folder of its own.
+STUDENTS_HTML := _build/students/_build/html
 PORT ?= 8000
 
 # The chapters, in book order, read from _toc.yml (not globbed from book/), so that a chapter
@@ -23,16 +25,19 @@ export PYTHONHASHSEED := 0
 # Silences the debugger's "frozen modules" warning that every kernel start prints to stderr.
 export PYDEVD_DISABLE_FILE_VALIDATION := 1
 
-.PHONY: help venv book slides test test-package test-notebooks test-build test-site execute serve lab bench bench-per-list bench-logs clean distclean
+.PHONY: help venv book book-students slides format test test-package test-notebooks test-build test-build-students test-site execute serve lab bench bench-per-list bench-logs clean distclean
 
 help:
-	@echo "make book     set up .venv, execute every chapter and build the site into $(HTML)"
+	@echo "make book     set up .venv, execute the chapters whose code changed since the last"
+	@echo "              build (all of them the first time) and build the site into $(HTML)"
 	@echo "make slides   a reveal.js deck of each chapter (book/slides.yml picks the cells) into"
 	@echo "              $(HTML)/slides/, with reveal.js beside it; make book builds them too"
-	@echo "make test     package tests, notebook guard, nbval on every chapter, warning-free build,"
-	@echo "              then every page in headless Chromium (make test-site)"
+	@echo "make book-students  the same site without the solutions, into $(STUDENTS_HTML)"
+	@echo "make test     package tests, notebook guard, nbval on every chapter, warning-free builds"
+	@echo "              of both editions, then every page of both in headless Chromium (make test-site)"
 	@echo "make execute  re-execute every chapter of _toc.yml in place (after changing rankedu);"
 	@echo "              make execute CHAPTER=book/ndcg.ipynb re-executes that one chapter"
+	@echo "make format   format every chapter's code cells with ruff at 88 columns"
 	@echo "make serve    serve $(HTML) on http://localhost:$(PORT)/"
 	@echo "make lab      open the chapters in JupyterLab"
 	@echo "make bench    time rk.evaluate against pytrec_eval, trec_eval 10.0's binary (built from"
@@ -62,12 +67,30 @@ $(REVEAL): tools/slides/package.json tools/slides/package-lock.json
 	npm ci --prefix tools/slides --no-audit --no-fund
 	touch $@
 
+# _config.yml's execute_notebooks: cache. jupyter-cache knows a chapter by its code cells, not
+# by the rankedu it imports, nor by the environment: a change to the package or to the pinned
+# requirements empties the cache (through this stamp), so the next build executes every chapter
+# again instead of showing outputs of the old code.
+EXECUTION_CACHE := _build/.jupyter_cache
+$(EXECUTION_CACHE)/.rankedu: $(STAMP) $(shell find rankedu -type f -not -path '*/__pycache__/*')
+	rm -rf $(EXECUTION_CACHE)
+	mkdir -p $(EXECUTION_CACHE)
+	touch $@
+
 # tools/sphinx_slides.py builds the decks into the site after its pages, and links each
 # chapter page to its deck, so the book needs reveal.js too.
-book: $(STAMP) $(REVEAL)
+book: $(STAMP) $(REVEAL) $(EXECUTION_CACHE)/.rankedu
 	$(BIN)/jupyter-book build .
 	@echo
 	@echo "The book is at: $(CURDIR)/$(HTML)/index.html"
+
+# The same book without the solutions (sphinx-exercise's hide_solutions), executed from the same
+# cache as `make book`, so after it nothing is executed again.
+book-students: $(STAMP) $(REVEAL) $(EXECUTION_CACHE)/.rankedu
+	$(call derived_config,_build/_config_students.yml,$(HIDE_SOLUTIONS))
+	$(BIN)/jupyter-book build . --config _build/_config_students.yml --path-output _build/students
+	@echo
+	@echo "The student edition is at: $(CURDIR)/$(STUDENTS_HTML)/index.html"
 
 $(HTML)/index.html:
 	$(MAKE) book
@@ -78,7 +101,7 @@ $(HTML)/index.html:
 slides: $(STAMP) $(REVEAL) $(HTML)/index.html
 	$(BIN)/python tools/slides.py $(HTML)
 
-test: test-package test-notebooks test-build test-site
+test: test-package test-notebooks test-build test-build-students test-site
 
 # (a) and (c): the package tests, and tests/test_notebooks.py, the guard on the stored chapters.
 # tests/test_site.py needs the built site, so it runs in test-site, after the build, where
@@ -107,37 +130,58 @@ test-notebooks: $(STAMP)
 			-c "$$folder/pytest.ini" --rootdir="$$folder/chapters" $(notdir $(NOTEBOOKS)); \
 	fi
 
+# A copy of _config.yml that the other builds use with --config: $(call derived_config,FILE,EDITS)
+# writes FILE from _config.yml through sed with the expressions EDITS, and checks each edit took.
+# Jupyter Book 1.x resolves the source files, the toc and bibtex_bibfiles against the source
+# folder (.), not against the folder of the --config file, so the copy can live in _build/; only
+# the local extensions' path is relative to the config file, so tools becomes ../tools.
+EXECUTION_OFF := -e 's/^\( *execute_notebooks:\).*/\1 "off"/'
+# sphinx-exercise's own option: the solution directives produce nothing.
+HIDE_SOLUTIONS := -e 's/^\(  config:\)$$/\1\n    hide_solutions: true/'
+define derived_config
+	mkdir -p _build
+	sed -e 's|^\( *sphinx_[a-z_]*:\) tools$$|\1 ../tools|' $(2) _config.yml > $(1)
+	grep -q '^ *sphinx_offline_site: ../tools$$' $(1)
+	grep -q '^ *sphinx_rankedu_api: ../tools$$' $(1)
+	grep -q '^ *sphinx_slides: ../tools$$' $(1)
+	$(if $(findstring execute_notebooks,$(2)),grep -q '^ *execute_notebooks: "off"$$' $(1))
+	$(if $(findstring hide_solutions,$(2)),grep -q '^    hide_solutions: true$$' $(1))
+endef
+
 # (d) A warning-free build: -W makes every warning an error, -n also reports every reference
 # that does not resolve, --keep-going reports them all before failing, and --all re-reads every
 # page (an incremental build would stay silent about the warnings of unchanged pages).
 # nbval has just executed every chapter, and the stored outputs are the ones it checked, so
 # this build must not execute them a second time (that would double the time of `make test`):
-# it uses a copy of _config.yml with execution turned off, written into _build/. Jupyter Book
-# 1.x resolves the source files, the toc and bibtex_bibfiles against the source folder (.),
-# not against the folder of the --config file, so the copy can live anywhere. Its output goes
-# to _build/test/, apart from the executed site in $(HTML).
+# it uses a copy of _config.yml with execution turned off. Its output goes to _build/test/,
+# apart from the executed site in $(HTML).
 test-build: $(STAMP) $(REVEAL)
-	mkdir -p _build
-	sed -e 's/^\( *execute_notebooks:\).*/\1 "off"/' \
-		-e 's|^\( *sphinx_[a-z_]*:\) tools$$|\1 ../tools|' _config.yml > _build/_config_test.yml
-	grep -q '^ *execute_notebooks: "off"$$' _build/_config_test.yml
-	grep -q '^ *sphinx_offline_site: ../tools$$' _build/_config_test.yml
-	grep -q '^ *sphinx_rankedu_api: ../tools$$' _build/_config_test.yml
-	grep -q '^ *sphinx_slides: ../tools$$' _build/_config_test.yml
+	$(call derived_config,_build/_config_test.yml,$(EXECUTION_OFF))
 	$(BIN)/jupyter-book build . --config _build/_config_test.yml --path-output _build/test \
 		--all -W -n --keep-going
 
-# (e) The site as readers get it: the build of (d) served on 127.0.0.1 and every page opened in
-# headless Chromium (Debian's package, driven by Playwright), with every request that leaves
-# this machine blocked: formulas typeset by the site's own MathJax, figures loaded, no console
-# error, no broken internal link or anchor, search answers, launch buttons open the chapter's
-# notebook. A screenshot of each page is left in _build/screenshots/ for review.
-test-site: test-build
+# (d') The student edition, built as (d) is (execution off, warnings as errors), into
+# _build/test-students/.
+test-build-students: $(STAMP) $(REVEAL)
+	$(call derived_config,_build/_config_test_students.yml,$(EXECUTION_OFF) $(HIDE_SOLUTIONS))
+	$(BIN)/jupyter-book build . --config _build/_config_test_students.yml \
+		--path-output _build/test-students --all -W -n --keep-going
+
+# (e) The site as readers get it: the builds of (d) and (d') served on 127.0.0.1 and every page
+# of both editions opened in headless Chromium (Debian's package, driven by Playwright), with
+# every request that leaves this machine blocked: formulas typeset by the site's own MathJax,
+# figures loaded, no console error, no broken internal link or anchor, search answers, launch
+# buttons open the chapter's notebook, exercises numbered within their chapter, solutions in
+# the main edition only. A screenshot of each page of the main edition is left in
+# _build/screenshots/ for review.
+test-site: test-build test-build-students
 	@command -v chromium >/dev/null || { \
 		echo "make test-site: Chromium is missing. Install Debian's package:"; \
 		echo "    apt-get update && apt-get install -y chromium    (.ci/run does this)"; \
 		exit 1; }
-	RANKEDU_SITE_DIR=_build/test/_build/html $(BIN)/python -m pytest tests/test_site.py
+	RANKEDU_SITE_DIR=_build/test/_build/html \
+	RANKEDU_STUDENTS_SITE_DIR=_build/test-students/_build/html \
+		$(BIN)/python -m pytest tests/test_site.py
 
 # record_timing=False: no run timestamps in the cells' metadata, so a re-execution that changes
 # no output leaves the notebook unchanged (the guard rejects stored timestamps).
@@ -153,6 +197,13 @@ execute: $(STAMP)
 			--ExecutePreprocessor.record_timing=False "$$nb" \
 			|| exit 1; \
 	done
+
+# ruff formats the code cells of every chapter of _toc.yml at 88 columns (pyproject.toml's
+# [tool.ruff]), the width the page shows without a scrollbar; tests/test_readable_chapters.py
+# fails on a chapter it would change. It leaves outputs as they are: re-execute what it changed
+# (make execute CHAPTER=...) and read the diff before committing.
+format: $(STAMP)
+	$(BIN)/ruff format $(NOTEBOOKS)
 
 serve: $(HTML)/index.html
 	@echo "Serving the book at http://localhost:$(PORT)/ (Ctrl-C to stop)"

@@ -1,9 +1,11 @@
 """The website as readers get it: every page of the built book, opened in headless Chromium.
 
-Runs against a built site: ``make test`` builds the book and then runs this file with
-``RANKEDU_SITE_DIR`` pointing at the HTML (see the Makefile's ``test-site``). Without that
-variable, as in a plain ``pytest tests`` before any build, every test that needs the site is
-skipped; only the check that each docstring links back to its chapter runs.
+Runs against the two built editions: ``make test`` builds the book and its student edition
+(without the solutions) and then runs this file with ``RANKEDU_SITE_DIR`` and
+``RANKEDU_STUDENTS_SITE_DIR`` pointing at their HTML (see the Makefile's ``test-site``); every
+test of a site runs on each edition. Without a variable, as in a plain ``pytest tests`` before
+any build, the tests of that edition are skipped; only the check that each docstring links
+back to its chapter runs without a site.
 
 For each page of ``_toc.yml`` (and the landing, search and index pages) the test serves the
 site on 127.0.0.1, blocks every request that leaves localhost (so "offline" is really what is
@@ -20,7 +22,11 @@ Each chapter's reveal.js deck (``slides/<chapter>.slides.html``, built with the 
 formulas are typeset by the site's MathJax, its figures load, nothing leaves the machine and
 nothing is logged as an error; each chapter page links to its deck.
 
-A full-page screenshot of each page is saved under ``_build/screenshots/`` for review.
+Both editions number their chapters, and each chapter's exercises within it ("Exercise 8.3");
+the main edition shows every solution, the student edition none.
+
+A full-page screenshot of each page of the main edition is saved under ``_build/screenshots/``
+for review.
 Chromium is Debian's ``chromium`` package, driven by Playwright's bundled driver (no browser
 is downloaded); ``.ci/run`` installs it when missing.
 """
@@ -41,10 +47,12 @@ from pathlib import Path
 import nbformat
 import pytest
 import yaml
-from test_notebooks import toc_entries
+from test_notebooks import resolve_entry, toc_entries
 
 ROOT = Path(__file__).resolve().parents[1]
 SITE_ENV = "RANKEDU_SITE_DIR"
+# Each edition of the book and the variable that names its built HTML.
+EDITIONS = {"main": SITE_ENV, "students": "RANKEDU_STUDENTS_SITE_DIR"}
 SCREENSHOTS = ROOT / "_build" / "screenshots"
 
 # This machine's network is closed; without these, Chromium keeps trying to reach Google's
@@ -64,8 +72,9 @@ LOCAL_HOSTS = {"127.0.0.1", "localhost"}
 RAW_TEX = ["$$", "\\(", "\\)", "\\[", "\\]", "\\begin{"]
 
 SKIP_REASON = (
-    f"needs a built site: {SITE_ENV} unset (`make test` sets it after building the book;"
-    f" or run `{SITE_ENV}=_build/html pytest tests/test_site.py` after `make book`)"
+    "needs a built site: {env} unset (`make test` sets it after building the book;"
+    " or run `{env}=_build/html pytest tests/test_site.py` after `make book`, or"
+    " `{env}=_build/students/_build/html` after `make book-students`)"
 )
 
 
@@ -78,14 +87,20 @@ def toc_pages() -> list[str]:
 PAGES = [*toc_pages(), "genindex.html", "search.html"]
 
 
+@pytest.fixture(scope="module", params=list(EDITIONS))
+def edition(request) -> str:
+    return request.param
+
+
 @pytest.fixture(scope="module")
-def site_dir() -> Path:
-    if not os.environ.get(SITE_ENV):
-        pytest.skip(SKIP_REASON)
-    site = Path(os.environ[SITE_ENV])
+def site_dir(edition) -> Path:
+    env = EDITIONS[edition]
+    if not os.environ.get(env):
+        pytest.skip(SKIP_REASON.format(env=env))
+    site = Path(os.environ[env])
     site = site if site.is_absolute() else ROOT / site
     if not (site / "index.html").is_file():
-        pytest.fail(f"{SITE_ENV}={site} holds no index.html: build the book first")
+        pytest.fail(f"{env}={site} holds no index.html: build the book first")
     return site
 
 
@@ -263,14 +278,17 @@ IMAGES_REPORT = """async () => {
 
 
 @pytest.mark.parametrize("path", PAGES)
-def test_page_offline_typeset_loaded_and_linked(path, site_dir, base_url, visit):
+def test_page_offline_typeset_loaded_and_linked(path, edition, site_dir, base_url, visit):
     page = visit(path)
     # Pages written before a site test saw them are only useful if the reader sees them whole.
-    SCREENSHOTS.mkdir(parents=True, exist_ok=True)
-    page.page.screenshot(
-        path=str(SCREENSHOTS / (path.removesuffix(".html").replace("/", "_") + ".png")),
-        full_page=True,
-    )
+    # The student edition's pages are the main edition's less the solutions: no screenshots of
+    # them, which would only add to the time of make test.
+    if edition == "main":
+        SCREENSHOTS.mkdir(parents=True, exist_ok=True)
+        page.page.screenshot(
+            path=str(SCREENSHOTS / (path.removesuffix(".html").replace("/", "_") + ".png")),
+            full_page=True,
+        )
 
     assert page.blocked == [], f"{path} requested something off this machine: {page.blocked}"
     assert page.errors == [], f"{path} logged errors: {page.errors}"
@@ -338,6 +356,51 @@ def test_launch_buttons_open_this_notebook_in_colab_and_binder(path, site_dir):
     binder = f"https://mybinder.org/v2/gh/{repo}/{branch}?urlpath=lab/tree/{notebook}"
     assert f'href="{colab}"' in text, f"no Colab button opening {notebook} in {path}"
     assert f'href="{binder}"' in text, f"no Binder button opening {notebook} in {path}"
+
+
+def _source_text(page: str) -> str:
+    """The text of the chapter a page is built from, the notebook's JSON or the Markdown file."""
+    return resolve_entry(ROOT, page.removesuffix(".html")).read_text(encoding="utf-8")
+
+
+# What a built page shows: its title's number ("8. "), each exercise's label, each solution.
+CHAPTER_NUMBER = re.compile(r'<h1><span class="section-number">(\d+)\. </span>')
+EXERCISE_LABEL = re.compile(r'<span class="caption-number">(Exercise [^<]*?) ?</span>')
+SOLUTION = re.compile(r'<div class="solution\b')
+
+
+@pytest.mark.parametrize("number, path", list(enumerate(toc_pages()[1:], start=1)))
+def test_chapter_is_numbered_and_its_exercises_within_it(number, path, site_dir):
+    """Chapter N's title reads "N." and its exercises "Exercise N.1", "Exercise N.2", … in order."""
+    text = (site_dir / path).read_text(encoding="utf-8")
+    assert CHAPTER_NUMBER.findall(text)[:1] == [str(number)], f"{path} is not chapter {number}"
+    exercises = len(re.findall(r"[`:]{3,}\{exercise\}", _source_text(path)))
+    expected = [f"Exercise {number}.{m}" for m in range(1, exercises + 1)]
+    assert EXERCISE_LABEL.findall(text) == expected
+
+
+def test_the_preface_is_not_numbered(site_dir):
+    text = (site_dir / toc_pages()[0]).read_text(encoding="utf-8")
+    assert CHAPTER_NUMBER.findall(text) == []
+
+
+@pytest.mark.parametrize("path", toc_pages())
+def test_the_main_edition_shows_every_solution_and_the_student_edition_none(
+    path, edition, site_dir
+):
+    source = _source_text(path)
+    solutions = len(re.findall(r"[`:]{3,}\{solution(?:-start)?\}", source))
+    expected = {"main": solutions, "students": 0}[edition]
+    shown = len(SOLUTION.findall((site_dir / path).read_text(encoding="utf-8")))
+    assert shown == expected, f"{edition} edition: {path} shows {shown} solutions of {solutions}"
+
+
+def test_the_book_has_solutions_to_hide():
+    """Without any, the student edition's test above would pass on a build that hides none."""
+    assert sum(
+        len(re.findall(r"[`:]{3,}\{solution(?:-start)?\}", _source_text(page)))
+        for page in toc_pages()
+    ) > 0
 
 
 def _public_functions():
