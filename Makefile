@@ -90,14 +90,17 @@ test-build: $(STAMP)
 	grep -q '^ *execute_notebooks: "off"$$' _build/_config_test.yml
 	grep -q '^ *sphinx_offline_site: ../tools$$' _build/_config_test.yml
 	grep -q '^ *sphinx_rankedu_api: ../tools$$' _build/_config_test.yml
+	grep -q '^ *sphinx_repository: ../tools$$' _build/_config_test.yml
+	grep -q '^ *sphinx_bibliography: ../tools$$' _build/_config_test.yml
 	$(BIN)/jupyter-book build . --config _build/_config_test.yml --path-output _build/test \
 		--all -W -n --keep-going
 
 # (e) The site as readers get it: the build of (d) served on 127.0.0.1 and every page opened in
 # headless Chromium (Debian's package, driven by Playwright), with every request that leaves
 # this machine blocked: formulas typeset by the site's own MathJax, figures loaded, no console
-# error, no broken internal link or anchor, search answers, launch buttons open the chapter's
-# notebook. A screenshot of each page is left in _build/screenshots/ for review.
+# error, no broken internal link or anchor, search answers; no repository, issues, Binder or
+# Colab button unless RANKEDU_REPOSITORY_URL is set (for the build and this test alike), and
+# then the launch buttons open the chapter's notebook. A screenshot of each page is left in _build/screenshots/ for review.
 test-site: test-build
 	@command -v chromium >/dev/null || { \
 		echo "make test-site: Chromium is missing. Install Debian's package:"; \
