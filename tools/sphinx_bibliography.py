@@ -6,14 +6,15 @@ References of rankedu's docstrings linked to it.
 The chapters cite with sphinxcontrib-bibtex's ``author_year`` referencing style ("Järvelin and
 Kekäläinen, 2002"), but the bibliography page labels its entries with the formatting style's
 label style, pybtex's ``alpha`` by default ("[JK02]"; and "[JarvelinKekalainen02]" where braced
-accents defeat its abbreviation). A reader who sees "(Sakai, 2014)" in a chapter should find
-"[Sakai, 2014]" on the bibliography page.
+accents defeat its abbreviation). A reader who sees "(Sakai, 2016)" in a chapter should find
+"[Sakai, 2016]" on the bibliography page.
 
 This extension registers the pybtex formatting style ``rankedu_author_year`` (``_config.yml``
 sets it as ``bibtex_default_style``): pybtex's ``alpha`` style (entries sorted by author, year
 and title) with labels built by the same template as the text's parenthetical citations,
 author (else editor, else title) and year (else "n.d."), without brackets. Two entries that
-would get the same label are an error: the text could not tell them apart either.
+would get the same label are an error, since the text could not tell them apart either; such
+entries get years with a letter, as natbib's labels do (references.bib: Sakai 2007a and 2007b).
 
 2. Docstring references. rankedu's numpydoc docstrings name their sources in a References
 section, one entry a line, each opening with its key in book/references.bib::
