@@ -144,6 +144,8 @@ define derived_config
 	grep -q '^ *sphinx_offline_site: ../tools$$' $(1)
 	grep -q '^ *sphinx_rankedu_api: ../tools$$' $(1)
 	grep -q '^ *sphinx_slides: ../tools$$' $(1)
+	grep -q '^ *sphinx_repository: ../tools$$' $(1)
+	grep -q '^ *sphinx_bibliography: ../tools$$' $(1)
 	$(if $(findstring execute_notebooks,$(2)),grep -q '^ *execute_notebooks: "off"$$' $(1))
 	$(if $(findstring hide_solutions,$(2)),grep -q '^    hide_solutions: true$$' $(1))
 endef
@@ -170,9 +172,10 @@ test-build-students: $(STAMP) $(REVEAL)
 # (e) The site as readers get it: the builds of (d) and (d') served on 127.0.0.1 and every page
 # of both editions opened in headless Chromium (Debian's package, driven by Playwright), with
 # every request that leaves this machine blocked: formulas typeset by the site's own MathJax,
-# figures loaded, no console error, no broken internal link or anchor, search answers, launch
-# buttons open the chapter's notebook, exercises numbered within their chapter, solutions in
-# the main edition only. A screenshot of each page of the main edition is left in
+# figures loaded, no console error, no broken internal link or anchor, search answers;
+# no repository, issues, Binder or Colab button unless RANKEDU_REPOSITORY_URL is set (for
+# the build and this test alike), and then the launch buttons open the chapter's notebook;
+# exercises numbered within their chapter, solutions in the main edition only. A screenshot of each page of the main edition is left in
 # _build/screenshots/ for review.
 test-site: test-build test-build-students
 	@command -v chromium >/dev/null || { \

@@ -1,8 +1,8 @@
 """rankedu: step-by-step reference implementations of search and recommendation metrics.
 
 Every metric is a plain function returning a built-in ``float``; ``rankedu.explain`` offers the
-same functions returning the tables they were computed from. The book that derives each one is
-at https://github.com/rankedu/rankedu.
+same functions returning the tables they were computed from. The book that derives each one,
+*rankedu: evaluating search and recommendation*, is built from the same repository.
 
 >>> import rankedu as rk
 >>> round(rk.ndcg([3, 2, 3, 0, 1, 2], 6, pool=[3, 2, 3, 0, 1, 2, 3, 0]), 4)

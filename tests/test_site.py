@@ -50,6 +50,9 @@ import yaml
 from test_notebooks import resolve_entry, toc_entries
 
 ROOT = Path(__file__).resolve().parents[1]
+# tools/sphinx_repository.py reads the repository's URL for the build; the test reads it alike.
+sys.path.insert(0, str(ROOT / "tools"))
+from sphinx_repository import repository_url  # noqa: E402
 SITE_ENV = "RANKEDU_SITE_DIR"
 # Each edition of the book and the variable that names its built HTML.
 EDITIONS = {"main": SITE_ENV, "students": "RANKEDU_STUDENTS_SITE_DIR"}
@@ -344,11 +347,44 @@ def test_search_finds_ndcg(visit):
     assert page.blocked == [] and page.errors == [], (page.blocked, page.errors)
 
 
-@pytest.mark.parametrize("path", [p for p in toc_pages() if (ROOT / p).with_suffix(".ipynb").is_file()])
+# The repository's URL is one setting, the environment variable that tools/sphinx_repository.py
+# reads when the site is built; this test reads the same variable, so it must be given to both
+# (`RANKEDU_REPOSITORY_URL=https://github.com/owner/name make test-build test-site`). Unset, as
+# by default, the site must link to no repository.
+# What sphinx-book-theme writes for each kind of button (its header_buttons' labels and the
+# launch providers' hosts).
+REPOSITORY_MARKERS = [
+    "btn-source-repository-button",
+    "btn-source-issues-button",
+    "btn-source-file-button",
+    "launch-buttons",
+    "colab.research.google.com",
+    "mybinder.org",
+]
+
+
+def _is_notebook(path: str) -> bool:
+    return (ROOT / path).with_suffix(".ipynb").is_file()
+
+
+@pytest.mark.parametrize("path", toc_pages())
+def test_no_repository_button_or_instruction_without_a_repository(path, site_dir):
+    """By default no page links to a repository: no repository, issues, Binder or Colab button."""
+    if repository_url():
+        pytest.skip("RANKEDU_REPOSITORY_URL is set: the buttons' targets are checked instead")
+    text = (site_dir / path).read_text(encoding="utf-8")
+    assert [marker for marker in REPOSITORY_MARKERS if marker in text] == []
+    assert "git+" not in text, f"{path} tells the reader to install from a repository"
+
+
+@pytest.mark.parametrize("path", [p for p in toc_pages() if _is_notebook(p)])
 def test_launch_buttons_open_this_notebook_in_colab_and_binder(path, site_dir):
-    """A chapter's launch buttons open its own notebook from the book's repository."""
+    """With a repository, a chapter's launch buttons open its own notebook from it."""
+    url = repository_url()
+    if not url:
+        pytest.skip("RANKEDU_REPOSITORY_URL is unset: the site has no launch buttons")
     config = yaml.safe_load((ROOT / "_config.yml").read_text(encoding="utf-8"))
-    repo = urllib.parse.urlsplit(config["repository"]["url"]).path.strip("/")
+    repo = urllib.parse.urlsplit(url).path.strip("/")
     branch = config["repository"]["branch"]
     notebook = path.removesuffix(".html") + ".ipynb"
     text = (site_dir / path).read_text(encoding="utf-8")
@@ -356,6 +392,16 @@ def test_launch_buttons_open_this_notebook_in_colab_and_binder(path, site_dir):
     binder = f"https://mybinder.org/v2/gh/{repo}/{branch}?urlpath=lab/tree/{notebook}"
     assert f'href="{colab}"' in text, f"no Colab button opening {notebook} in {path}"
     assert f'href="{binder}"' in text, f"no Binder button opening {notebook} in {path}"
+    assert f'href="{url}"' in text, f"no repository button in {path}"
+    assert f'href="{url}/issues/new' in text, f"no issues button in {path}"
+
+
+def test_the_colab_instruction_installs_from_the_repository(site_dir):
+    url = repository_url()
+    if not url:
+        pytest.skip("RANKEDU_REPOSITORY_URL is unset: the preface has no Colab instruction")
+    text = (site_dir / "book" / "preface.html").read_text(encoding="utf-8")
+    assert f"git+{url}" in text
 
 
 def _source_text(page: str) -> str:

@@ -48,6 +48,8 @@ def _check_mathjax_path(app, config):
 def _copy_mathjax(app, exception):
     if exception is None and app.builder.format == "html":
         copy_asset(str(MATHJAX_ES5), str(Path(app.outdir) / "_static" / "mathjax"))
+        # MathJax is Apache-2.0, which asks that a copy of the licence travel with it.
+        copy_asset(str(MATHJAX_ES5.parent / "LICENSE"), str(Path(app.outdir) / "_static" / "mathjax"))
 
 
 def _is_thebe(script):
