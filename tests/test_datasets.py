@@ -105,7 +105,7 @@ def test_a_built_wheel_holds_every_shipped_file(tmp_path):
     source = tmp_path / "source"
     shutil.copytree(ROOT / "rankedu", source / "rankedu",
                     ignore=shutil.ignore_patterns("__pycache__"))
-    for name in ("pyproject.toml", "README.md"):
+    for name in ("pyproject.toml", "README.md", "LICENSE"):
         shutil.copy(ROOT / name, source / name)
     subprocess.run([sys.executable, "-m", "pip", "wheel", str(source), "--no-deps",
                     "--no-build-isolation", "--quiet", "-w", str(tmp_path / "wheel")],
