@@ -100,7 +100,7 @@ def _cohen_kappa_steps(a, b, weights=None) -> Steps:
     kappa = 1 - _ratio(d_o, d_e)
     rows = [
         ("n", "items", n),
-        ("p_o", "observed agreement: share of items on the diagonal", np.trace(observed)),
+        ("p_o", "observed agreement: share on the diagonal", np.trace(observed)),
         ("p_e", "chance agreement: sum_k p_a(k) p_b(k)", np.trace(expected)),
         ("D_o", "observed disagreement: sum w_ij O_ij / n", d_o),
         ("D_e", "expected disagreement: sum w_ij E_ij / n", d_e),
@@ -202,8 +202,8 @@ def _scott_pi_steps(a, b) -> Steps:
     p_e = float((share ** 2).sum())
     pi = _ratio(p_o - p_e, 1 - p_e)
     rows = [("n", "items", table.sum()),
-            ("p_o", "observed agreement: share of items on the diagonal", p_o),
-            ("p_e", "chance agreement: sum_k pi_k^2, pooled shares", p_e),
+            ("p_o", "observed agreement: share on the diagonal", p_o),
+            ("p_e", "chance agreement: sum_k pi_k^2 (pooled)", p_e),
             ("pi", "(p_o - p_e) / (1 - p_e)", pi)]
     tables = _two_rater_tables(labels, table, np.outer(share, share), rows)
     tables["categories"] = _category_table(labels, share, "pi_k^2", share ** 2)
@@ -278,8 +278,8 @@ def _gwet_ac1_steps(a, b) -> Steps:
     ac1 = _ratio(p_o - p_e, 1 - p_e)
     rows = [("n", "items", table.sum()),
             ("q", "categories", q),
-            ("p_o", "observed agreement: share of items on the diagonal", p_o),
-            ("p_e", "chance agreement: sum_k pi_k (1 - pi_k) / (q - 1)", p_e),
+            ("p_o", "observed agreement: share on the diagonal", p_o),
+            ("p_e", "chance: sum_k pi_k (1 - pi_k) / (q - 1)", p_e),
             ("AC1", "(p_o - p_e) / (1 - p_e)", ac1)]
     tables = {"coefficient": quantities(rows), "contingency": _matrix("a \\ b", labels, table.astype(np.int64)),
               "categories": _category_table(labels, share, "pi_k (1 - pi_k)", term)}
@@ -486,9 +486,9 @@ def _krippendorff_alpha_steps(data, level="nominal") -> Steps:
     d_e = float((expected * distance).sum() / n)
     alpha = 1 - _ratio(d_o, d_e)
     rows = [("items", "items labelled by at least two raters", int(pairable.sum())),
-            ("n", "pairable labels: sum of m_u over those items", n),
-            ("D_o", "observed disagreement: sum o_ck delta_ck^2 / n", d_o),
-            ("D_e", "expected disagreement: sum n_c n_k delta_ck^2 / (n (n - 1))", d_e),
+            ("n", "pairable labels: sum of their m_u", n),
+            ("D_o", "observed disagreement: sum o_ck delta^2 / n", d_o),
+            ("D_e", "expected: sum n_c n_k delta^2 / (n (n - 1))", d_e),
             ("alpha", "1 - D_o / D_e", alpha)]
     tables = {"coefficient": quantities(rows),
               "coincidences": _matrix("c \\ k", values, coincidences),

@@ -203,10 +203,10 @@ def _rbo_steps(a, b, p=0.9, kind="ext") -> Steps:
     rows = [("s", "length of the shorter list", s), ("l", "length of the longer list", l),
             ("X_s", "overlap at depth s", x_s), ("X_l", "overlap at depth l", x_l),
             ("seen", "(1 - p)/p sum_{d<=l} p^d X_d/d", seen),
-            ("RBO_min", "seen + (1 - p)/p X_l sum_{d>l} p^d/d: no further overlap", minimum),
+            ("RBO_min", "seen + no further overlap past depth l", minimum),
             ("RBO_max", "seen + the most the unseen items can add", maximum),
             ("RBO_res", "RBO_max - RBO_min", maximum - minimum),
-            ("RBO_ext", "seen, the agreement at the end extrapolated", extrapolated),
+            ("RBO_ext", "seen + the agreement at the end, extrapolated", extrapolated),
             ("RBO", f"the value of kind={kind!r}", value)]
     longer = b if len(b) > len(a) else a
     shorter = a if longer is b else b
