@@ -79,6 +79,8 @@ def _contingency(a, b) -> tuple[np.ndarray, np.ndarray]:
 
 
 def _two_rater_tables(labels, table, expected, coefficient_rows) -> dict:
+    """The tables every two-rater coefficient shows: its quantities, the counts, and the counts
+    chance expects (``expected`` holds shares)."""
     n = table.sum()
     return {
         "coefficient": quantities(coefficient_rows),
@@ -449,8 +451,8 @@ def _distances(level: str, values: np.ndarray, totals: np.ndarray) -> np.ndarray
             return np.where(total == 0, 0.0, ((values[:, None] - values[None, :]) / total) ** 2)
     # ordinal: the labels from c to k, less half of c's and half of k's, squared
     through = np.cumsum(totals)
-    low, high = np.minimum.outer(np.arange(len(values)), np.arange(len(values))), \
-        np.maximum.outer(np.arange(len(values)), np.arange(len(values)))
+    positions = np.arange(len(values))
+    low, high = np.minimum.outer(positions, positions), np.maximum.outer(positions, positions)
     between = through[high] - through[low] + totals[low]
     return (between - (totals[:, None] + totals[None, :]) / 2) ** 2
 

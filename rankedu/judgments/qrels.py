@@ -127,10 +127,10 @@ def qrels_agreement(qrels_a, qrels_b, *, threshold=1) -> pd.DataFrame:
     relevant_a = joined["rel a"].to_numpy() >= threshold
     relevant_b = joined["rel b"].to_numpy() >= threshold
     queries = sorted(set(a["qid"]) | set(b["qid"]))
-    rows = {}
-    for qid in queries:
-        mine = (joined["qid"] == qid).to_numpy()
-        rows[qid] = _row(relevant_a[mine], relevant_b[mine])
+    rows_of = joined.groupby("qid").indices  # a query judged in both: its rows of joined
+    none = np.array([], dtype=np.int64)
+    rows = {qid: _row(relevant_a[rows_of.get(qid, none)], relevant_b[rows_of.get(qid, none)])
+            for qid in queries}
     rows["all"] = _row(relevant_a, relevant_b)
     table = pd.DataFrame.from_dict(rows, orient="index")[COLUMNS]
     table.index.name = "qid"
