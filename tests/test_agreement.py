@@ -9,18 +9,17 @@ Oracles: scikit-learn's ``cohen_kappa_score`` (weights), statsmodels' ``fleiss_k
 import math
 import warnings
 
+import krippendorff
 import numpy as np
 import pandas as pd
 import pytest
+import sklearn.metrics as sklearn_metrics
+import statsmodels.stats.inter_rater as inter_rater
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
+from irrCAC import raw as irr_raw
 
 import rankedu as rk
-
-krippendorff = pytest.importorskip("krippendorff")
-irr_raw = pytest.importorskip("irrCAC.raw")
-inter_rater = pytest.importorskip("statsmodels.stats.inter_rater")
-sklearn_metrics = pytest.importorskip("sklearn.metrics")
 
 # IIR's Table 8.2 (Manning et al., 2008): yes/yes 300, yes/no 20, no/yes 10, no/no 70.
 IIR_A = [1] * 300 + [1] * 20 + [0] * 10 + [0] * 70

@@ -7,10 +7,9 @@ import math
 import numpy as np
 import pandas as pd
 import pytest
+import sklearn.metrics as sklearn_metrics
 
 import rankedu as rk
-
-sklearn_metrics = pytest.importorskip("sklearn.metrics")
 
 A = {"q1": {"d1": 2, "d2": 0, "d3": 1, "d4": 0}, "q2": {"d5": 1, "d6": 0}, "q3": {"d8": 1}}
 B = {"q1": {"d1": 1, "d2": 1, "d3": 0, "d4": 0}, "q2": {"d5": 1, "d7": 1}}

@@ -9,12 +9,11 @@ import math
 
 import numpy as np
 import pytest
+import rbo as rbo_package
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 import rankedu as rk
-
-rbo_package = pytest.importorskip("rbo")
 CASES = settings(max_examples=300, deadline=None,
                  suppress_health_check=[HealthCheck.too_slow])
 
