@@ -16,6 +16,9 @@ from rankedu import datasets, explain
 from rankedu._public import public_modules as _public_modules
 from rankedu.comparison import *  # noqa: F403
 from rankedu.explain import Explanation
+from rankedu.judgments.agreement import *  # noqa: F403
+from rankedu.judgments.qrels import *  # noqa: F403
+from rankedu.judgments.ranking_agreement import *  # noqa: F403
 from rankedu.metrics.auc import *  # noqa: F403
 from rankedu.metrics.auc_uncertainty import *  # noqa: F403
 from rankedu.metrics.average_precision import *  # noqa: F403

@@ -51,6 +51,14 @@ CALLS = [
     ("mean_precision_at_ranks", ([1, 0, 1, 1, 0], 4), {}),
     ("delong_standard_error", ([1, 0, 1, 0, 1, 0], [0.9, 0.9, 0.3, 0.1, 0.7, 0.4]), {}),
     ("auc_standard_error", ([1, 0, 1, 0, 1, 0], [0.9, 0.9, 0.3, 0.1, 0.7, 0.4]), {}),
+    ("cohen_kappa", ([0, 1, 2, 2, 3], [0, 2, 2, 1, 3]), {"weights": "linear"}),
+    ("scott_pi", ([1, 1, 0, 0, 1], [1, 0, 0, 0, 1]), {}),
+    ("gwet_ac1", ([1, 1, 0, 0, 1], [1, 0, 0, 0, 1]), {}),
+    ("fleiss_kappa", ([[0, 3], [1, 2], [3, 0], [2, 1]],), {}),
+    ("krippendorff_alpha", ([[1, 2, 3, math.nan], [1, 2, 2, 3], [math.nan, 2, 3, 3]],),
+     {"level": "ordinal"}),
+    ("tau_ap", ([5, 4, 3, 2, 1], [4, 5, 3, 3, 1]), {}),
+    ("rbo", ([1, 2, 3, 4], [2, 1, 3, 5, 6]), {"p": 0.8, "kind": "res"}),
 ]
 IDS = [name for name, _, _ in CALLS]
 # Explainers whose value is not a float, each checked in its module's tests.

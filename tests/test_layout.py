@@ -27,9 +27,10 @@ MAY_IMPORT = {
     "stats": {"core"},
     "trec": {"core", "metrics"},
     "logs": {"core", "metrics"},
-    "top": {"core", "metrics", "stats", "trec"},
-    "api": {"core", "metrics", "stats", "trec", "logs", "top"},
-    "teaching": {"core", "metrics", "stats", "trec", "top", "api"},
+    "judgments": {"core", "metrics", "trec"},
+    "top": {"core", "metrics", "stats", "trec", "judgments"},
+    "api": {"core", "metrics", "stats", "trec", "logs", "judgments", "top"},
+    "teaching": {"core", "metrics", "stats", "trec", "judgments", "top", "api"},
 }
 # rankedu/__init__.py, the command line and python -m rankedu sit above everything.
 API_MODULES = {"rankedu", "rankedu.cli", "rankedu.__main__"}

@@ -20,6 +20,9 @@ CONTRACT_METRICS = [
     "false_positive_rate", "f_beta",
 ]
 CONTRACT_TREC = ["read_qrels", "read_run", "evaluate"]
+# The agreement functions CONTRACT.md adds (each but qrels_agreement, a table, is explained).
+CONTRACT_JUDGMENTS = ["cohen_kappa", "scott_pi", "gwet_ac1", "fleiss_kappa", "krippendorff_alpha",
+                      "tau_ap", "rbo"]
 
 
 def run_python(code):
@@ -27,12 +30,13 @@ def run_python(code):
     return result.stdout.strip()
 
 
-@pytest.mark.parametrize("name", CONTRACT_METRICS + CONTRACT_TREC)
+@pytest.mark.parametrize("name", CONTRACT_METRICS + CONTRACT_TREC + CONTRACT_JUDGMENTS
+                         + ["qrels_agreement"])
 def test_every_contract_name_is_importable_from_rankedu(name):
     assert callable(getattr(rk, name, None)), f"rankedu.{name} is missing"
 
 
-@pytest.mark.parametrize("name", CONTRACT_METRICS)
+@pytest.mark.parametrize("name", CONTRACT_METRICS + CONTRACT_JUDGMENTS)
 def test_every_contract_metric_has_an_explain_counterpart(name):
     assert callable(getattr(rk.explain, name, None)), f"rankedu.explain.{name} is missing"
 

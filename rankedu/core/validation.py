@@ -289,3 +289,79 @@ def sequence_of(values, name: str) -> list:
     if not values:
         raise ValueError(f"{name} must hold at least one query")
     return values
+
+
+def as_label_pair(a, b) -> tuple[np.ndarray, np.ndarray]:
+    """Two raters' labels of the same items: equal-length, non-empty 1-D arrays of finite
+    numbers, or raise naming ``a`` or ``b`` (a missing label is NaN, which two-rater
+    coefficients cannot take: Krippendorff's alpha can)."""
+    a, b = as_numbers(a, "a"), as_numbers(b, "b")
+    same_length(a=a, b=b)
+    if not len(a):
+        raise ValueError("a and b must hold at least one label each, got none")
+    return a, b
+
+
+def as_count_table(counts, name: str) -> np.ndarray:
+    """Items x categories counts as a 2-D int array of numbers >= 0, or raise naming ``name``."""
+    if isinstance(counts, (str, bytes)) or not hasattr(counts, "__len__"):
+        raise TypeError(f"{name} must be a 2-D table of counts (items x categories), "
+                        f"got {type(counts).__name__}")
+    rows = [as_numbers(row, f"{name} row {i}") for i, row in enumerate(counts)]
+    same_length(**{f"{name} row {i}": row for i, row in enumerate(rows)})
+    if not rows or not len(rows[0]):
+        raise ValueError(f"{name} must hold at least one item and one category")
+    table = np.vstack(rows)
+    if (table < 0).any() or (table != np.round(table)).any():
+        bad = table[(table < 0) | (table != np.round(table))][0]
+        raise ValueError(f"{name} must hold counts (integers >= 0), got {bad:g}")
+    return table.astype(np.int64)
+
+
+def as_rating_matrix(data, name: str) -> np.ndarray:
+    """Raters x items labels as a 2-D float array, NaN where a rater gave no label, or raise
+    naming ``name`` (an infinite label, strings, a ragged or a 1-D input)."""
+    if isinstance(data, (str, bytes)) or not hasattr(data, "__len__"):
+        raise TypeError(f"{name} must be a 2-D table of labels (raters x items), "
+                        f"got {type(data).__name__}")
+    try:
+        array = np.asarray(data, dtype=float)
+    except ValueError:
+        raise ValueError(f"{name} must be a 2-D table of numbers (raters x items, NaN for a "
+                         f"missing label), with rows of one length") from None
+    except TypeError:
+        raise TypeError(f"{name} must hold real numbers (NaN for a missing label)") from None
+    if array.ndim != 2:
+        raise ValueError(f"{name} must be two-dimensional (raters x items), got an array of "
+                         f"shape {array.shape}")
+    if np.isinf(array).any():
+        raise ValueError(f"{name} must hold finite labels or NaN (missing), got an infinite one")
+    return array
+
+
+def as_ranked_ids(values, name: str) -> list:
+    """A ranked list of ids, best first: a non-empty sequence of distinct, hashable ids with no
+    missing one (None, NaN), or raise naming ``name``."""
+    if isinstance(values, (str, bytes)) or not hasattr(values, "__len__"):
+        raise TypeError(f"{name} must be a list of ids, best first, got {type(values).__name__}")
+    ids = list(values.tolist() if isinstance(values, np.ndarray) else values)
+    if not ids:
+        raise ValueError(f"{name} must hold at least one id")
+    seen = {}
+    for position, item in enumerate(ids):
+        try:
+            missing = bool(pd.isna(item))
+        except (TypeError, ValueError):
+            missing = False
+        if missing:
+            raise ValueError(f"{name} must not hold a missing id, got {item!r} at position "
+                             f"{position}")
+        try:
+            first = seen.setdefault(item, position)
+        except TypeError:
+            raise TypeError(f"{name} must hold hashable ids (str, int...), got "
+                            f"{type(item).__name__} at position {position}") from None
+        if first != position:
+            raise ValueError(f"{name} lists {item!r} twice, at positions {first} and "
+                             f"{position}: a ranking names each id once")
+    return ids
