@@ -51,12 +51,16 @@ CALLS = [
     ("mean_precision_at_ranks", ([1, 0, 1, 1, 0], 4), {}),
     ("delong_standard_error", ([1, 0, 1, 0, 1, 0], [0.9, 0.9, 0.3, 0.1, 0.7, 0.4]), {}),
     ("auc_standard_error", ([1, 0, 1, 0, 1, 0], [0.9, 0.9, 0.3, 0.1, 0.7, 0.4]), {}),
+    ("sample_ratio_mismatch", (5_000, 5_150), {"expected": 0.5}),
+    ("minimum_detectable_effect", (2.0, 500), {"alpha": 0.01, "power": 0.9}),
 ]
 IDS = [name for name, _, _ in CALLS]
 # Explainers whose value is not a float, each checked in its module's tests.
 NOT_FLOAT = {"confusion_matrix": "a ConfusionMatrix", "click_probabilities": "an array",
              "condensed_list": "an array", "delong_test": "a DeLongResult",
-             "holm": "an array", "paired_t_test": "a PairedTTestResult"}
+             "holm": "an array", "paired_t_test": "a PairedTTestResult",
+             "ab_test": "an ABTestResult", "delta_method_ratio": "a DeltaMethodResult",
+             "interleaving_preference": "a tuple of probabilities"}
 
 
 def test_every_explainer_is_called_here():

@@ -26,10 +26,11 @@ MAY_IMPORT = {
     "metrics": {"core"},
     "stats": {"core"},
     "trec": {"core", "metrics"},
+    "online": {"core", "stats"},
     "logs": {"core", "metrics"},
     "top": {"core", "metrics", "stats", "trec"},
-    "api": {"core", "metrics", "stats", "trec", "logs", "top"},
-    "teaching": {"core", "metrics", "stats", "trec", "top", "api"},
+    "api": {"core", "metrics", "stats", "online", "trec", "logs", "top"},
+    "teaching": {"core", "metrics", "stats", "online", "trec", "top", "api"},
 }
 # rankedu/__init__.py, the command line and python -m rankedu sit above everything.
 API_MODULES = {"rankedu", "rankedu.cli", "rankedu.__main__"}
