@@ -6,8 +6,8 @@ the clicked documents, a tie otherwise. Three ways to merge and credit are imple
 
 - **Balanced** (Joachims, 2002): a coin decides which ranking goes first; then the two
   rankings take turns, each adding its next document unless it is already shown, so that at
-  every depth the list holds the top k_a of ``a`` and the top k_b of ``b`` with
-  |k_a - k_b| <= 1. Credit follows Chapelle et al. (2012): with the lowest click on the
+  every depth the list holds the top k_a of ``a`` and the top k_b of ``b``, with k_a and k_b
+  differing by at most one. Credit follows Chapelle et al. (2012): with the lowest click on the
   document d, k is the smallest rank at which d appears in ``a`` or in ``b``, and each ranking
   scores the clicked documents of its own top k.
 - **Team-draft** (Radlinski, Kurup and Joachims, 2008): two captains pick players. At each
@@ -48,12 +48,12 @@ from rankedu.core.validation import (
 __all__ = ["Interleaving", "InterleavingOutcome", "balanced_interleave", "interleaving_outcome",
            "interleaving_preference", "probabilistic_interleave", "team_draft_interleave"]
 
-#: The interleaving methods :func:`interleaving_preference` enumerates.
+#: The interleaving methods :func:`rankedu.interleaving_preference` enumerates.
 METHODS = ("balanced", "team_draft", "probabilistic")
 
-#: The most documents (of ``a`` and ``b`` together) :func:`interleaving_preference` enumerates
-#: for each method: 2^n click patterns for every interleaved list, and the probabilistic method
-#: has up to 2^n n! lists.
+#: The most documents (of ``a`` and ``b`` together) that :func:`rankedu.interleaving_preference`
+#: enumerates for each method: 2^n click patterns for every interleaved list, and the
+#: probabilistic method has up to 2^n n! lists.
 MAX_ENUMERATED = {"balanced": 10, "team_draft": 10, "probabilistic": 6}
 
 
@@ -61,7 +61,7 @@ class Interleaving(NamedTuple):
     """An interleaved list: what the user is shown, and where each document came from."""
 
     documents: tuple  #: the interleaved list, rank 1 first
-    teams: tuple  #: "a" or "b" for each document: the ranking that added it
+    teams: tuple  #: which ranking added each document (``"a"`` or ``"b"``)
     a: tuple  #: the first ranking
     b: tuple  #: the second ranking
     method: str  #: "balanced", "team_draft" or "probabilistic"
@@ -190,9 +190,9 @@ def balanced_interleave(a, b, *, a_first) -> Interleaving:
 
     The ranking that has added fewer documents adds its next one, unless it is already in the
     list; when both have added as many, ``a`` goes first if ``a_first``. So every prefix of
-    the list holds the top k_a documents of ``a`` and the top k_b of ``b`` with
-    |k_a - k_b| <= 1. In an experiment, ``a_first`` is a fair coin, drawn once per impression.
-    The list ends when one ranking has no document left to add.
+    the list holds the top k_a documents of ``a`` and the top k_b of ``b``, with k_a and k_b
+    differing by at most one. In an experiment, ``a_first`` is a fair coin, drawn once per
+    impression. The list ends when one ranking has no document left to add.
 
     Parameters
     ----------
@@ -511,7 +511,7 @@ def interleaving_preference(a, b, *, method, click_probabilities, single_click=F
     ----------
     a, b : sequence of hashable
         Two rankings of document ids, best first, each without repeats (at most
-        :data:`MAX_ENUMERATED` documents together).
+        :data:`rankedu.online.interleaving.MAX_ENUMERATED` documents together).
     method : {"balanced", "team_draft", "probabilistic"}
         Credit as :func:`interleaving_outcome` assigns it; probabilistic interleaving with
         tau = 3.
