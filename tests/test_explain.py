@@ -59,12 +59,16 @@ CALLS = [
      {"level": "ordinal"}),
     ("tau_ap", ([5, 4, 3, 2, 1], [4, 5, 3, 3, 1]), {}),
     ("rbo", ([1, 2, 3, 4], [2, 1, 3, 5, 6]), {"p": 0.8, "kind": "res"}),
+    ("sample_ratio_mismatch", (5_000, 5_150), {"expected": 0.5}),
+    ("minimum_detectable_effect", (2.0, 500), {"alpha": 0.01, "power": 0.9}),
 ]
 IDS = [name for name, _, _ in CALLS]
 # Explainers whose value is not a float, each checked in its module's tests.
 NOT_FLOAT = {"confusion_matrix": "a ConfusionMatrix", "click_probabilities": "an array",
              "condensed_list": "an array", "delong_test": "a DeLongResult",
-             "holm": "an array", "paired_t_test": "a PairedTTestResult"}
+             "holm": "an array", "paired_t_test": "a PairedTTestResult",
+             "ab_test": "an ABTestResult", "delta_method_ratio": "a DeltaMethodResult",
+             "interleaving_preference": "a tuple of probabilities"}
 
 
 def test_every_explainer_is_called_here():

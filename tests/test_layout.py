@@ -26,11 +26,12 @@ MAY_IMPORT = {
     "metrics": {"core"},
     "stats": {"core"},
     "trec": {"core", "metrics"},
+    "online": {"core", "stats"},
     "logs": {"core", "metrics"},
     "judgments": {"core", "metrics", "trec"},
     "top": {"core", "metrics", "stats", "trec", "judgments"},
-    "api": {"core", "metrics", "stats", "trec", "logs", "judgments", "top"},
-    "teaching": {"core", "metrics", "stats", "trec", "judgments", "top", "api"},
+    "api": {"core", "metrics", "stats", "online", "trec", "logs", "judgments", "top"},
+    "teaching": {"core", "metrics", "stats", "online", "trec", "judgments", "top", "api"},
 }
 # rankedu/__init__.py, the command line and python -m rankedu sit above everything.
 API_MODULES = {"rankedu", "rankedu.cli", "rankedu.__main__"}

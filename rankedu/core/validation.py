@@ -9,6 +9,7 @@ silently dropped, clipped or turned into NaN.
 from __future__ import annotations
 
 import numbers
+from fractions import Fraction
 
 import numpy as np
 import pandas as pd
@@ -365,3 +366,65 @@ def as_ranked_ids(values, name: str) -> list:
             raise ValueError(f"{name} lists {item!r} twice, at positions {first} and "
                              f"{position}: a ranking names each id once")
     return ids
+
+def as_ranking(values, name: str) -> tuple:
+    """Return a ranked list of document ids as a tuple, or raise naming ``name``.
+
+    A ranking names each document once: a repeated id would be shown twice in an interleaved
+    list and credited twice, so it is a ``ValueError`` (naming the id), as an empty list is.
+    """
+    if isinstance(values, (str, bytes)) or not hasattr(values, "__len__"):
+        raise TypeError(f"{name} must be a list or tuple of document ids, got "
+                        f"{type(values).__name__}")
+    ranking = tuple(values.tolist() if isinstance(values, np.ndarray) else values)
+    if not ranking:
+        raise ValueError(f"{name} must hold at least one document")
+    seen = set()
+    for position, document in enumerate(ranking):
+        try:
+            hash(document)
+        except TypeError:
+            raise TypeError(f"{name} must hold hashable document ids, got "
+                            f"{type(document).__name__} at position {position}") from None
+        if document in seen:
+            raise ValueError(f"{name} must not repeat a document, got {document!r} again at "
+                             f"position {position}")
+        seen.add(document)
+    return ranking
+
+
+def as_exact_probabilities(values, name: str) -> tuple[list, bool]:
+    """Probabilities in [0, 1] kept exact: ``(list of fractions.Fraction, exact)``, or raise
+    naming ``name``.
+
+    Ints and ``Fraction`` objects are exact; a float is converted to the fraction it stores
+    (exactly), and ``exact`` is then False, so that a caller can return floats for float input
+    and fractions for exact input.
+    """
+    if isinstance(values, (str, bytes)) or not hasattr(values, "__len__"):
+        raise TypeError(f"{name} must be a list of probabilities, got {type(values).__name__}")
+    values = list(values.tolist() if isinstance(values, np.ndarray) else values)
+    exact, fractions = True, []
+    for position, value in enumerate(values):
+        if isinstance(value, (bool, np.bool_)) or not isinstance(value, numbers.Real):
+            raise TypeError(f"{name} must hold real numbers, got {value!r} at position {position}")
+        if not isinstance(value, numbers.Rational):
+            if not np.isfinite(float(value)):
+                raise ValueError(f"{name} must hold finite numbers, got {value} at position "
+                                 f"{position}")
+            exact = False
+        fraction = Fraction(value) if isinstance(value, numbers.Rational) else Fraction(float(value))
+        if not 0 <= fraction <= 1:
+            raise ValueError(f"{name} must hold probabilities in [0, 1], got {value} at "
+                             f"position {position}")
+        fractions.append(fraction)
+    return fractions, exact
+
+
+def as_arm_values(values, name: str) -> np.ndarray:
+    """One number per unit of one arm of an experiment, at least two of them (a variance needs
+    two), as a float array, or raise naming ``name``."""
+    array = as_numbers(values, name)
+    if len(array) < 2:
+        raise ValueError(f"{name} must hold at least 2 units, got {len(array)}")
+    return array
