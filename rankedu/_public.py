@@ -17,7 +17,7 @@ from types import ModuleType
 
 #: The packages whose modules are public, in the order of the book, and the public modules
 #: outside them.
-PACKAGES = ("rankedu.metrics", "rankedu.stats")
+PACKAGES = ("rankedu.metrics", "rankedu.stats", "rankedu.offpolicy")
 MODULES = ("rankedu.trec.evaluate", "rankedu.trec.report", "rankedu.comparison")
 
 

@@ -27,9 +27,10 @@ MAY_IMPORT = {
     "stats": {"core"},
     "trec": {"core", "metrics"},
     "logs": {"core", "metrics"},
-    "top": {"core", "metrics", "stats", "trec"},
-    "api": {"core", "metrics", "stats", "trec", "logs", "top"},
-    "teaching": {"core", "metrics", "stats", "trec", "top", "api"},
+    "offpolicy": {"core", "metrics", "stats"},
+    "top": {"core", "metrics", "stats", "trec", "offpolicy"},
+    "api": {"core", "metrics", "stats", "trec", "logs", "offpolicy", "top"},
+    "teaching": {"core", "metrics", "stats", "trec", "offpolicy", "top", "api"},
 }
 # rankedu/__init__.py, the command line and python -m rankedu sit above everything.
 API_MODULES = {"rankedu", "rankedu.cli", "rankedu.__main__"}
