@@ -51,12 +51,19 @@ CALLS = [
     ("mean_precision_at_ranks", ([1, 0, 1, 1, 0], 4), {}),
     ("delong_standard_error", ([1, 0, 1, 0, 1, 0], [0.9, 0.9, 0.3, 0.1, 0.7, 0.4]), {}),
     ("auc_standard_error", ([1, 0, 1, 0, 1, 0], [0.9, 0.9, 0.3, 0.1, 0.7, 0.4]), {}),
+    ("ips", ([1, 0, 1], [0.5, 0.5, 0.25], [1.0, 0.0, 0.5]), {"max_weight": 1.5}),
+    ("snips", ([1, 0, 1], [0.5, 0.5, 0.25], [1.0, 0.0, 0.5]), {}),
+    ("direct_method", ([0.5, 0.25, 0.75],), {}),
+    ("doubly_robust", ([1, 0], [0.5, 0.25], [1.0, 1.0], [0.5, 0.5], [0.5, 0.5]), {}),
+    ("switch_dr", ([1, 0], [0.5, 0.25], [1.0, 1.0], [0.5, 0.5], [0.5, 0.5]), {"tau": 3}),
+    ("effective_sample_size", ([4, 1, 0, 2],), {}),
 ]
 IDS = [name for name, _, _ in CALLS]
 # Explainers whose value is not a float, each checked in its module's tests.
 NOT_FLOAT = {"confusion_matrix": "a ConfusionMatrix", "click_probabilities": "an array",
              "condensed_list": "an array", "delong_test": "a DeLongResult",
-             "holm": "an array", "paired_t_test": "a PairedTTestResult"}
+             "holm": "an array", "paired_t_test": "a PairedTTestResult",
+             "pbm_propensities": "an array"}
 
 
 def test_every_explainer_is_called_here():

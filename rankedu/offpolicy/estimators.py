@@ -527,8 +527,9 @@ def ope_interval(estimator, *arrays, method="bootstrap", alpha=0.05, n_resamples
     --------
     >>> import rankedu as rk
     >>> log = ([1, 0, 1, 0], [0.5, 0.5, 0.5, 0.5], [1.0, 1.0, 0.0, 1.0])
-    >>> rk.ope_interval(rk.ips, *log, method="normal")  # terms 2, 0, 0, 0
-    OpeInterval(estimate=0.5, low=-0.48..., high=1.48...)
+    >>> interval = rk.ope_interval(rk.ips, *log, method="normal")  # terms 2, 0, 0, 0
+    >>> interval.estimate, round(interval.low, 3), round(interval.high, 3)  # 0.5 -/+ 1.96/2
+    (0.5, -0.48, 1.48)
     >>> rk.ope_interval(rk.ips, *log, seed=1).estimate
     0.5
     """
