@@ -31,6 +31,8 @@ from rankedu.metrics.pair_ratio import *  # noqa: F403
 from rankedu.metrics.reciprocal_rank import *  # noqa: F403
 from rankedu.metrics.set_based import *  # noqa: F403
 from rankedu.metrics.user_models import *  # noqa: F403
+from rankedu.offpolicy.clicks import *  # noqa: F403
+from rankedu.offpolicy.estimators import *  # noqa: F403
 from rankedu.online.ab_testing import *  # noqa: F403
 from rankedu.online.interleaving import *  # noqa: F403
 from rankedu.stats.multiple_comparisons import *  # noqa: F403

@@ -17,7 +17,8 @@ from types import ModuleType
 
 #: The packages whose modules are public, in the order of the book, and the public modules
 #: outside them.
-PACKAGES = ("rankedu.metrics", "rankedu.stats", "rankedu.judgments", "rankedu.online")
+PACKAGES = ("rankedu.metrics", "rankedu.stats", "rankedu.judgments", "rankedu.offpolicy",
+            "rankedu.online")
 MODULES = ("rankedu.trec.evaluate", "rankedu.trec.report", "rankedu.comparison")
 
 

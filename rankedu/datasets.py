@@ -26,6 +26,8 @@ from __future__ import annotations
 
 from pathlib import Path
 
+import pandas as pd
+
 from rankedu.core.validation import as_flag, one_of
 from rankedu.trec.files import read_qrels, read_run
 
@@ -132,3 +134,97 @@ def load(name: str, *, graded: bool = False):
     files = DATASETS[one_of(name, "name", tuple(DATASETS))]
     qrels = files["graded" if as_flag(graded, "graded") else "qrels"]
     return read_qrels(path(qrels)), read_run(path(files["run"]))
+
+
+# The Open Bandit Dataset's sample (its own folder, README and licence): a separate block, so
+# that its names join __all__ without touching the trec_eval files' entries above.
+__all__ += ["OPEN_BANDIT", "open_bandit", "open_bandit_prior"]
+
+#: The folder of the Open Bandit Dataset's sample (``README.md`` and ``LICENSE`` inside).
+OPEN_BANDIT = Path(__file__).resolve().parent / "data" / "open_bandit"
+
+
+def open_bandit(policy: str = "random", campaign: str = "all"):
+    """One log of the Open Bandit Dataset's sample: 10,000 impressions on ZOZOTOWN.
+
+    The sample of Open Bandit Pipeline 0.5.7's source distribution (``rankedu/data/
+    open_bandit/README.md`` says what it holds and under which licence it ships): for each of
+    the three campaigns, the logs of two policies run side by side on the same items, a
+    uniform-random one and a Bernoulli Thompson sampling one (``"bts"``), each choosing an
+    item for each of three positions.
+
+    Parameters
+    ----------
+    policy : {"random", "bts"}, default "random"
+        The logging policy.
+    campaign : {"all", "men", "women"}, default "all"
+        The campaign: 80, 34 or 46 items.
+
+    Returns
+    -------
+    pandas.DataFrame
+        10,000 rows in time order: ``timestamp`` (str), ``item_id``, ``position`` (1, 2, 3),
+        ``click`` (0/1) and ``propensity_score`` (the logging policy's probability of that
+        item at that position).
+
+    Raises
+    ------
+    ValueError
+        Naming ``policy`` or ``campaign`` for an unknown one.
+
+    References
+    ----------
+    - ``saito2021obd``: Saito, Y., Aihara, S., Matsutani, M. and Narita, Y. (2021). Open Bandit
+      Dataset and Pipeline: Towards Realistic and Reproducible Off-Policy Evaluation.
+      NeurIPS 2021 Datasets and Benchmarks.
+
+    Examples
+    --------
+    >>> from rankedu import datasets
+    >>> log = datasets.open_bandit("random", "men")
+    >>> len(log), int(log["click"].sum()), log["item_id"].nunique()
+    (10000, 46, 34)
+    """
+    policy = one_of(policy, "policy", ("random", "bts"))
+    campaign = one_of(campaign, "campaign", ("all", "men", "women"))
+    return pd.read_csv(OPEN_BANDIT / f"{policy}_{campaign}.csv.gz")
+
+
+def open_bandit_prior(campaign: str = "all"):
+    """The Beta prior of each item under the Open Bandit Dataset's Thompson sampling policy.
+
+    The policy that wrote the ``"bts"`` logs draws, for every impression, a click rate from
+    Beta(alpha, beta) for each item and shows the three items of highest draws, at positions
+    1, 2, 3 in order (obp 0.5.7's ``BernoulliTS(is_zozotown_prior=True)``, whose prior this
+    is).
+
+    Parameters
+    ----------
+    campaign : {"all", "men", "women"}, default "all"
+
+    Returns
+    -------
+    pandas.DataFrame
+        One row per item, in ``item_id`` order: ``item_id``, ``alpha``, ``beta``.
+
+    Raises
+    ------
+    ValueError
+        Naming ``campaign`` for an unknown one.
+
+    References
+    ----------
+    - ``saito2021obd``: Saito, Y., Aihara, S., Matsutani, M. and Narita, Y. (2021). Open Bandit
+      Dataset and Pipeline: Towards Realistic and Reproducible Off-Policy Evaluation.
+      NeurIPS 2021 Datasets and Benchmarks.
+
+    Examples
+    --------
+    >>> from rankedu import datasets
+    >>> prior = datasets.open_bandit_prior("men")
+    >>> len(prior), prior.columns.tolist()
+    (34, ['item_id', 'alpha', 'beta'])
+    """
+    campaign = one_of(campaign, "campaign", ("all", "men", "women"))
+    prior = pd.read_csv(OPEN_BANDIT / "prior_bts.csv")
+    return prior[prior["campaign"] == campaign].drop(columns="campaign").reset_index(drop=True)

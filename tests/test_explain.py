@@ -61,6 +61,12 @@ CALLS = [
     ("rbo", ([1, 2, 3, 4], [2, 1, 3, 5, 6]), {"p": 0.8, "kind": "res"}),
     ("sample_ratio_mismatch", (5_000, 5_150), {"expected": 0.5}),
     ("minimum_detectable_effect", (2.0, 500), {"alpha": 0.01, "power": 0.9}),
+    ("ips", ([1, 0, 1], [0.5, 0.5, 0.25], [1.0, 0.0, 0.5]), {"max_weight": 1.5}),
+    ("snips", ([1, 0, 1], [0.5, 0.5, 0.25], [1.0, 0.0, 0.5]), {}),
+    ("direct_method", ([0.5, 0.25, 0.75],), {}),
+    ("doubly_robust", ([1, 0], [0.5, 0.25], [1.0, 1.0], [0.5, 0.5], [0.5, 0.5]), {}),
+    ("switch_dr", ([1, 0], [0.5, 0.25], [1.0, 1.0], [0.5, 0.5], [0.5, 0.5]), {"tau": 3}),
+    ("effective_sample_size", ([4, 1, 0, 2],), {}),
 ]
 IDS = [name for name, _, _ in CALLS]
 # Explainers whose value is not a float, each checked in its module's tests.
@@ -68,7 +74,8 @@ NOT_FLOAT = {"confusion_matrix": "a ConfusionMatrix", "click_probabilities": "an
              "condensed_list": "an array", "delong_test": "a DeLongResult",
              "holm": "an array", "paired_t_test": "a PairedTTestResult",
              "ab_test": "an ABTestResult", "delta_method_ratio": "a DeltaMethodResult",
-             "interleaving_preference": "a tuple of probabilities"}
+             "interleaving_preference": "a tuple of probabilities",
+             "pbm_propensities": "an array"}
 
 
 def test_every_explainer_is_called_here():

@@ -29,9 +29,12 @@ MAY_IMPORT = {
     "online": {"core", "stats"},
     "logs": {"core", "metrics"},
     "judgments": {"core", "metrics", "trec"},
-    "top": {"core", "metrics", "stats", "trec", "judgments"},
-    "api": {"core", "metrics", "stats", "online", "trec", "logs", "judgments", "top"},
-    "teaching": {"core", "metrics", "stats", "online", "trec", "judgments", "top", "api"},
+    "offpolicy": {"core", "metrics", "stats"},
+    "top": {"core", "metrics", "stats", "trec", "judgments", "offpolicy"},
+    "api": {"core", "metrics", "stats", "online", "trec", "logs", "judgments", "offpolicy",
+            "top"},
+    "teaching": {"core", "metrics", "stats", "online", "trec", "judgments", "offpolicy", "top",
+                 "api"},
 }
 # rankedu/__init__.py, the command line and python -m rankedu sit above everything.
 API_MODULES = {"rankedu", "rankedu.cli", "rankedu.__main__"}

@@ -89,6 +89,33 @@ def as_probabilities(values, name: str, *, what: str = "probabilities",
     return array
 
 
+def as_propensities(values, name: str) -> np.ndarray:
+    """Return logging probabilities in (0, 1] as a float array, or raise naming ``name``: an
+    importance weight divides by them, so a zero (an action the log could not have shown) or a
+    negative one is an error, not an infinite weight."""
+    array = as_numbers(values, name)
+    outside = (array <= 0) | (array > 1)
+    if outside.any():
+        position = int(np.flatnonzero(outside)[0])
+        raise ValueError(
+            f"{name} must hold probabilities in (0, 1] (the logging policy's probability of "
+            f"the logged action), got {array[position]:g} at position {position}"
+        )
+    return array
+
+
+def as_positions(values, name: str) -> np.ndarray:
+    """Return ranks 1, 2, ... as an int array, or raise naming ``name``."""
+    array = as_numbers(values, name)
+    wrong = (array < 1) | (array != np.floor(array))
+    if wrong.any():
+        position = int(np.flatnonzero(wrong)[0])
+        raise ValueError(
+            f"{name} must hold positions 1, 2, ..., got {array[position]:g} at position {position}"
+        )
+    return array.astype(int)
+
+
 def as_gains(values, name: str) -> np.ndarray:
     """Gains in [0, 1] as C/W/L metrics (RBP, INST) read them, or raise naming ``name``."""
     return as_probabilities(values, name, what="gains", why=(
