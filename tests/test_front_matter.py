@@ -63,10 +63,14 @@ def test_code_is_mit_and_text_is_cc_by_4():
 
 def test_pyproject_declares_the_licences_of_what_the_wheel_ships():
     project = tomllib.loads((ROOT / "pyproject.toml").read_text(encoding="utf-8"))["project"]
-    # MIT for the code, NIST's notice for trec_eval's test files under rankedu/data/trec_eval.
-    assert project["license"] == "MIT AND NIST-Software"
+    # MIT for the code, NIST's notice for trec_eval's files under rankedu/data/trec_eval and
+    # rankedu/data/trec_eval_source, Apache-2.0 for the Open Bandit sample.
+    assert project["license"] == "MIT AND NIST-Software AND Apache-2.0"
     for path in project["license-files"]:
         assert (ROOT / path).is_file(), path
+    # Every licence the wheel carries beside its data is declared.
+    shipped = {p.relative_to(ROOT).as_posix() for p in (ROOT / "rankedu").rglob("LICENSE*")}
+    assert shipped <= set(project["license-files"])
     assert not [c for c in project.get("classifiers", []) if c.startswith("License ::")], (
         "PEP 639: no License classifier beside a license expression"
     )
