@@ -1,6 +1,6 @@
 """Real judgments and runs that ship with rankedu, so that a chapter runs in an empty folder.
 
-Two sources, each in its own folder of ``rankedu/data`` with a README that says what each file
+Three sources, each in its own folder of ``rankedu/data`` with a README that says what each file
 is and the licence that travels with the files (the book's *Data* page lists them all):
 
 - ``data/trec_eval``: trec_eval 10.0's own test data (NIST; ``LICENSE.md`` is trec_eval's
@@ -18,6 +18,10 @@ is and the licence that travels with the files (the book's *Data* page lists the
 - ``data/atlas``: the twelve tiny cases of the disagreement atlas (``"atlas/tied_cutoff"``,
   ...), written for the book, each a qrels file and a run of at most ten lines that isolates
   one convention on which evaluation tools differ.
+- ``data/open_bandit``: the Open Bandit Dataset's small sample (ZOZO, Inc.), as Open Bandit
+  Pipeline 0.5.7's source distribution ships it, under its Apache-2.0 licence: six logs of
+  10,000 recommendations with clicks and true propensities (:func:`open_bandit`), and the
+  Thompson sampling policy's prior (:func:`open_bandit_prior`).
 
 No file is read at ``import rankedu``.
 """
