@@ -279,6 +279,13 @@ IMAGES_REPORT = """async () => {
     return images.map(img => ({src: img.currentSrc || img.src, width: img.naturalWidth}));
 }"""
 
+# The code cells' inputs and their printed messages (stdout, stderr) wider than their box: the
+# first 60 characters of each.
+SIDEWAYS_REPORT = """() => [...document.querySelectorAll(
+    'div.cell_input pre, div.cell_output div.output.stream pre, div.cell_output div.output.stderr pre')]
+  .filter(pre => pre.scrollWidth > pre.clientWidth + 1)
+  .map(pre => pre.textContent.trim().slice(0, 60))"""
+
 
 @pytest.mark.parametrize("path", PAGES)
 def test_page_offline_typeset_loaded_and_linked(path, edition, site_dir, base_url, visit):
@@ -309,6 +316,11 @@ def test_page_offline_typeset_loaded_and_linked(path, edition, site_dir, base_ur
 
     images = page.page.evaluate(IMAGES_REPORT)
     assert [img["src"] for img in images if img["width"] == 0] == [], f"{path}: images that did not load"
+
+    # Code and printed messages fit the column of a 1280 px window (_static/rankedu.css):
+    # nothing a reader needs hides behind a horizontal scrollbar.
+    sideways = page.page.evaluate(SIDEWAYS_REPORT)
+    assert sideways == [], f"{path}: code or printed output scrolls sideways: {sideways}"
 
     hrefs = page.page.eval_on_selector_all("a[href]", "links => links.map(a => a.href)")
     broken = _broken_links(site_dir, base_url, page.page.url, hrefs)
