@@ -96,7 +96,7 @@ def test_explain_query_gives_evaluates_value_and_its_table_ends_in_it(
     with warnings.catch_warnings():
         warnings.simplefilter("ignore", rk.TieWarning)
         values = rk.evaluate(qrels, trec_case.run, spellings)
-    for qid in list(trec_case.run)[:25]:
+    for position, qid in enumerate(list(trec_case.run)[:25]):
         explanations = rk.explain.query(qrels, trec_case.run, qid, spellings)
         assert list(explanations) == spellings
         for written, explanation in explanations.items():
@@ -104,6 +104,10 @@ def test_explain_query_gives_evaluates_value_and_its_table_ends_in_it(
             # A table with no step (Rprec when R = 0) stands for 0.0.
             last = running_result(explanation.table) if len(explanation.table) else 0.0
             assert last == pytest.approx(explanation.value, abs=1e-12), (qid, written)
+            # A call per spelling reads the run again: on the first 5 queries only (it was
+            # most of make test's slowest test, 26 s, on 25).
+            if position >= 5:
+                continue
             alone = rk.explain.query(qrels, trec_case.run, qid, written)
             assert list(alone.tables) == list(explanation.tables)
             assert all(table.equals(alone.tables[title])
