@@ -427,7 +427,16 @@ EXERCISE_LABEL = re.compile(r'<span class="caption-number">(Exercise [^<]*?) ?</
 SOLUTION = re.compile(r'<div class="solution\b')
 
 
-@pytest.mark.parametrize("number, path", list(enumerate(toc_pages()[1:], start=1)))
+def numbered_pages() -> list[str]:
+    """The site path of every chapter of the numbered parts of _toc.yml, in book order: the
+    numbers count on across those parts; a part without ``numbered`` (the front matter) has
+    none."""
+    toc = yaml.safe_load((ROOT / "_toc.yml").read_text(encoding="utf-8"))
+    return [f"{chapter['file']}.html" for part in toc["parts"] if part.get("numbered")
+            for chapter in part["chapters"]]
+
+
+@pytest.mark.parametrize("number, path", list(enumerate(numbered_pages(), start=1)))
 def test_chapter_is_numbered_and_its_exercises_within_it(number, path, site_dir):
     """Chapter N's title reads "N." and its exercises "Exercise N.1", "Exercise N.2", … in order."""
     text = (site_dir / path).read_text(encoding="utf-8")
@@ -437,9 +446,12 @@ def test_chapter_is_numbered_and_its_exercises_within_it(number, path, site_dir)
     assert EXERCISE_LABEL.findall(text) == expected
 
 
-def test_the_preface_is_not_numbered(site_dir):
-    text = (site_dir / toc_pages()[0]).read_text(encoding="utf-8")
-    assert CHAPTER_NUMBER.findall(text) == []
+def test_the_preface_and_the_front_matter_are_not_numbered(site_dir):
+    unnumbered = [page for page in toc_pages() if page not in numbered_pages()]
+    assert "book/preface.html" in unnumbered and "book/syllabus.html" in unnumbered
+    for page in unnumbered:
+        text = (site_dir / page).read_text(encoding="utf-8")
+        assert CHAPTER_NUMBER.findall(text) == [], page
 
 
 @pytest.mark.parametrize("path", toc_pages())
