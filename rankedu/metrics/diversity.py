@@ -35,7 +35,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from rankedu.core.common import last
+from rankedu.core.common import last, padded_ranks
 from rankedu.core.ranked import safe_divide
 from rankedu.core.steps import Steps
 from rankedu.core.validation import (
@@ -351,13 +351,15 @@ def nrbp(subtopics, *, alpha=0.5, beta=0.5, intents=None, weights=None) -> float
 def _precision_ia_steps(subtopics, k=None, intents=None, weights=None) -> Steps:
     matrix, ranks, labels = _matrix(subtopics, k, intents)
     weights = as_intent_weights(weights, labels)
-    depth = len(matrix) if k is None else as_cutoff(k)
-    columns = {"i": ranks, "intents": _described(matrix, labels),
-               "Σ_t P(t) J(i,t)": matrix @ weights}
-    columns["Σ_t P(t) P_t@i"] = np.cumsum(columns["Σ_t P(t) J(i,t)"]) / ranks
-    # A cutoff past the end counts the missing ranks as non-relevant: divide by k, not n.
-    value = safe_divide(np.sum(columns["Σ_t P(t) J(i,t)"]), depth) if depth else 0.0
-    return Steps(value, {"precision-IA": columns})
+    # A cutoff past the end counts the missing ranks as non-relevant: they are rows too.
+    padding = padded_ranks(len(matrix), len(matrix) if k is None else as_cutoff(k))
+    served = np.r_[matrix @ weights, np.zeros(len(padding))]
+    ranks = np.r_[ranks, padding]
+    columns = {"i": ranks,
+               "intents": np.r_[_described(matrix, labels), np.full(len(padding), "-")],
+               "Σ_t P(t) J(i,t)": served,
+               "Σ_t P(t) P_t@i": np.cumsum(served) / ranks}
+    return Steps(last(columns["Σ_t P(t) P_t@i"]), {"precision-IA": columns})
 
 
 def precision_ia(subtopics, *, k=None, intents=None, weights=None) -> float:
@@ -371,7 +373,7 @@ def precision_ia(subtopics, *, k=None, intents=None, weights=None) -> float:
         Per rank, the intents the document is relevant to (see :func:`alpha_ndcg`).
     k : int >= 1 or None, optional
         The cutoff; the length of the list by default. Ranks past the end count as
-        non-relevant (the running column of the explanation stops at the last document).
+        non-relevant.
     intents : sequence, optional
         Labels of the query's intents; by default those in ``subtopics``.
     weights : dict or sequence of float, optional
