@@ -181,3 +181,19 @@ def test_ndeval_ties_and_normalisation_differ_from_the_textbook():
     assert textbook.iloc[0, 0] == pytest.approx(1 / math.log2(3))
     with pytest.raises(ValueError, match="20"):
         rk.evaluate_diversity(qrels, run, "P_IA@30")
+
+
+def test_evaluate_hands_diversity_measures_to_ndevals_conventions():
+    qrels, run = generated(8, queries=10)
+    frames = (pd.DataFrame(qrels, columns=["qid", "subtopic", "docno", "rel"]),
+              pd.DataFrame(run, columns=["qid", "docno", "score"]))
+    expected = pytest.importorskip("pyndeval").ndeval(qrels, sorted(run),
+                                                     measures=list(MEASURES.values()))
+    ours = rk.evaluate(*frames, list(MEASURES))
+    for qid, values in expected.items():
+        for name, theirs in MEASURES.items():
+            assert ours.loc[qid, name] == pytest.approx(values[theirs], abs=1e-12)
+    with pytest.raises(ValueError, match="mixed"):
+        rk.evaluate(*frames, ["alpha_nDCG@5", "P@5"])
+    with pytest.raises(ValueError, match="ties"):
+        rk.evaluate(*frames, ["NRBP"], ties="average")

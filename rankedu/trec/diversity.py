@@ -120,6 +120,23 @@ def _as_run(run) -> pd.DataFrame:
     return run
 
 
+def names_diversity(measures) -> bool:
+    """Whether ``measures`` names diversity measures only (``rankedu.evaluate`` then hands
+    them to :func:`evaluate_diversity`); a mix with other measures is a ValueError, since
+    the two kinds read different qrels."""
+    names = [measures] if isinstance(measures, str) else measures
+    if not isinstance(names, (list, tuple)) or not all(isinstance(n, str) for n in names):
+        return False
+    found = [bool(_NAME.match(name)) for name in names]
+    if any(found) and not all(found):
+        raise ValueError(
+            "measures: the diversity measures (alpha_nDCG@k, ERR_IA@k, NRBP, P_IA@k, "
+            "StRecall@k) read subtopic qrels and cannot be mixed with other measures in one "
+            f"call; got {list(names)!r}"
+        )
+    return bool(found) and all(found)
+
+
 def _parsed(measures, conventions: str) -> list[tuple[str, str, int | None]]:
     parsed = []
     for measure in [measures] if isinstance(measures, str) else list(measures):
