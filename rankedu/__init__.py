@@ -26,6 +26,7 @@ from rankedu.metrics.cascade import *  # noqa: F403
 from rankedu.metrics.classification import *  # noqa: F403
 from rankedu.metrics.cutoff import *  # noqa: F403
 from rankedu.metrics.dcg import *  # noqa: F403
+from rankedu.metrics.diversity import *  # noqa: F403
 from rankedu.metrics.incomplete import *  # noqa: F403
 from rankedu.metrics.pair_ratio import *  # noqa: F403
 from rankedu.metrics.reciprocal_rank import *  # noqa: F403
@@ -37,6 +38,7 @@ from rankedu.online.ab_testing import *  # noqa: F403
 from rankedu.online.interleaving import *  # noqa: F403
 from rankedu.stats.multiple_comparisons import *  # noqa: F403
 from rankedu.stats.significance import *  # noqa: F403
+from rankedu.trec.diversity import *  # noqa: F403
 from rankedu.trec.evaluate import *  # noqa: F403
 from rankedu.trec.report import *  # noqa: F403
 from rankedu.trec.ties import TieWarning

@@ -19,7 +19,8 @@ from types import ModuleType
 #: outside them.
 PACKAGES = ("rankedu.metrics", "rankedu.stats", "rankedu.judgments", "rankedu.offpolicy",
             "rankedu.online")
-MODULES = ("rankedu.trec.evaluate", "rankedu.trec.report", "rankedu.comparison")
+MODULES = ("rankedu.trec.evaluate", "rankedu.trec.diversity", "rankedu.trec.report",
+           "rankedu.comparison")
 
 
 @functools.cache

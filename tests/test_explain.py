@@ -67,6 +67,12 @@ CALLS = [
     ("doubly_robust", ([1, 0], [0.5, 0.25], [1.0, 1.0], [0.5, 0.5], [0.5, 0.5]), {}),
     ("switch_dr", ([1, 0], [0.5, 0.25], [1.0, 1.0], [0.5, 0.5], [0.5, 0.5]), {"tau": 3}),
     ("effective_sample_size", ([4, 1, 0, 2],), {}),
+    ("alpha_ndcg", ([{"a"}, {"a"}, {"a", "b"}, set(), {"c"}],), {"k": 4, "ideal": "exact"}),
+    ("err_ia", ([{"a"}, {"a", "b"}, set()],), {"weights": {"a": 0.7, "b": 0.3}}),
+    ("nrbp", ([{"a"}, {"a", "b"}, set()],), {"beta": 0.8}),
+    ("precision_ia", ([{"a"}, {"a", "b"}, set()],), {"k": 5}),
+    ("subtopic_recall", ([{"a"}, set()],), {"intents": ["a", "b"]}),
+    ("d_sharp_ndcg", ([{"a": 2}, {"b": 1}, {}],), {"k": 2, "gamma": 0.3}),
 ]
 IDS = [name for name, _, _ in CALLS]
 # Explainers whose value is not a float, each checked in its module's tests.

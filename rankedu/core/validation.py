@@ -455,3 +455,82 @@ def as_arm_values(values, name: str) -> np.ndarray:
     if len(array) < 2:
         raise ValueError(f"{name} must hold at least 2 units, got {len(array)}")
     return array
+
+
+def as_intent_grades(subtopics, name: str, *, intents=None,
+                     binary: bool = True) -> tuple[np.ndarray, list]:
+    """Per rank, each intent's grade: a (documents x intents) float matrix and the intents.
+
+    ``subtopics`` is either a 2-D numpy array (documents x intents; the intents are its
+    columns 0, 1, ...), or a sequence with one entry per document: a collection of the intent
+    labels it is relevant to (a set, list or tuple; grade 1 each) or a mapping from intent
+    label to grade. ``intents`` lists the query's intents (labels, or for a matrix the number
+    of columns it must have); by default they are the labels that occur, in order of first
+    occurrence. ``binary`` requires grades 0 or 1. A bad entry raises naming ``name``.
+    """
+    if isinstance(subtopics, np.ndarray):
+        if subtopics.ndim != 2:
+            raise ValueError(f"{name} as an array must be 2-D (documents x intents), got "
+                             f"{subtopics.ndim}-D")
+        matrix = np.array(subtopics, dtype=float)
+        labels = list(range(matrix.shape[1]))
+        if intents is not None and list(intents) != labels:
+            raise ValueError(f"intents must be None or {labels} for a {name} matrix of "
+                             f"{matrix.shape[1]} columns, got {list(intents)!r}")
+    else:
+        if isinstance(subtopics, (str, bytes)) or not hasattr(subtopics, "__iter__"):
+            raise TypeError(f"{name} must be a sequence of sets of intents or a 2-D array, "
+                            f"got {type(subtopics).__name__}")
+        entries = []
+        for position, entry in enumerate(subtopics):
+            if isinstance(entry, dict):
+                entries.append(dict(entry))
+            elif isinstance(entry, (set, frozenset, list, tuple)):
+                entries.append(dict.fromkeys(entry, 1.0))
+            else:
+                raise TypeError(f"{name}[{position}] must be a set of intent labels or a dict "
+                                f"from intent to grade, got {type(entry).__name__}")
+        labels = list(dict.fromkeys(label for entry in entries for label in entry))
+        if intents is not None:
+            given = list(intents)
+            if len(set(given)) != len(given):
+                raise ValueError(f"intents must not repeat a label, got {given!r}")
+            unknown = [label for label in labels if label not in given]
+            if unknown:
+                raise ValueError(f"{name} names intents not in intents: {unknown!r}")
+            labels = given
+        column = {label: j for j, label in enumerate(labels)}
+        matrix = np.zeros((len(entries), len(labels)))
+        for i, entry in enumerate(entries):
+            for label, grade in entry.items():
+                matrix[i, column[label]] = as_number(grade, f"{name}[{i}][{label!r}]")
+    if not np.isfinite(matrix).all():
+        raise ValueError(f"{name} must hold finite grades")
+    if (matrix < 0).any():
+        raise ValueError(f"{name} must hold grades >= 0, got {matrix.min():g}")
+    if binary and not np.isin(matrix, (0.0, 1.0)).all():
+        raise ValueError(f"{name} must hold 0 or 1 per intent (relevant or not); binarise "
+                         f"graded subtopic judgments first, as ndeval does with grade >= 1")
+    return matrix, labels
+
+
+def as_intent_weights(weights, labels: list, name: str = "weights") -> np.ndarray:
+    """The intents' probabilities P(t|q) in the order of ``labels``: uniform when ``weights``
+    is None; else a mapping from label to probability (every intent named) or, for intents
+    numbered 0, 1, ..., a sequence. They must lie in [0, 1] and sum to 1."""
+    if weights is None:
+        return np.full(len(labels), 1.0 / len(labels)) if labels else np.zeros(0)
+    if isinstance(weights, dict):
+        missing = [label for label in labels if label not in weights]
+        extra = [label for label in weights if label not in labels]
+        if missing or extra:
+            raise ValueError(f"{name} must give one probability per intent; missing "
+                             f"{missing!r}, unknown {extra!r}")
+        weights = [weights[label] for label in labels]
+    array = as_probabilities(weights, name)
+    if len(array) != len(labels):
+        raise ValueError(f"{name} must have one probability per intent ({len(labels)}), "
+                         f"got {len(array)}")
+    if len(array) and abs(array.sum() - 1.0) > 1e-9:
+        raise ValueError(f"{name} must sum to 1 (they are P(t|q)), got {array.sum():g}")
+    return array

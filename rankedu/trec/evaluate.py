@@ -69,6 +69,7 @@ from rankedu.trec import ties as _ties
 # DEFAULT_MAX_GRADE stays trec.DEFAULT_MAX_GRADE too (the command's help prints it).
 from rankedu.core.ranked import RankedRun
 from rankedu.core.validation import as_cutoff, as_threshold, one_of
+from rankedu.trec.diversity import evaluate_diversity, names_diversity
 from rankedu.trec.files import read_qrels, read_run
 from rankedu.trec.join import DEFAULT_MAX_GRADE, _join, _max_grade, _one_query
 from rankedu.trec.load import _load_pair, _Table
@@ -139,7 +140,12 @@ def evaluate(qrels, run, measures, *, threshold=1, missing="skip", max_grade=Non
         Names as in ir_measures (``P@10``, ``AP``, ``nDCG@10``, ``RBP(p=0.5)``...), one per
         declaration of :data:`rankedu.trec.measures.MEASURES`, which the API page and
         ``rankedu evaluate --help`` list in full with their descriptions; ``NAME(judged_only=True)``
-        is a condensed list (trec_eval ``-J``) for the measures that declare it.
+        is a condensed list (trec_eval ``-J``) for the measures that declare it. The
+        diversity measures ``alpha_nDCG@k``, ``ERR_IA@k``, ``NRBP``, ``P_IA@k`` and
+        ``StRecall@k`` take subtopic qrels (``qid subtopic docno rel``) instead and are
+        computed as :func:`rankedu.evaluate_diversity` computes them with ndeval's
+        conventions (its ``conventions="textbook"`` gives the papers'); they cannot be mixed
+        with the other measures in one call.
     threshold : float, default 1
         A document is relevant when its grade is >= threshold (trec_eval ``-l``); must be > 0,
         so that an unjudged document is never relevant.
@@ -226,9 +232,26 @@ def evaluate(qrels, run, measures, *, threshold=1, missing="skip", max_grade=Non
     ...  for ties in ["optimistic", "average", "pessimistic"]}
     {'optimistic': 1.0, 'average': 0.5, 'pessimistic': 0.0}
     """
+    if names_diversity(measures):
+        _diversity_options(missing=missing, max_grade=max_grade,
+                           single_precision=single_precision, ties=ties, max_docs=max_docs)
+        return evaluate_diversity(qrels, run, measures, threshold=threshold)
     return _evaluated(qrels, run, measures, threshold=threshold, missing=missing,
                       max_grade=max_grade, single_precision=single_precision, ties=ties,
                       max_docs=max_docs)
+
+
+def _diversity_options(**given) -> None:
+    """The diversity measures follow ndeval, which has none of these options: a value other
+    than the default is an error naming it, not silently ignored."""
+    defaults = {"missing": "skip", "max_grade": None, "single_precision": False,
+                "ties": "trec_eval", "max_docs": None}
+    changed = [name for name, value in given.items() if value != defaults[name]]
+    if changed:
+        raise ValueError(
+            f"{', '.join(changed)}: not an option of the diversity measures, which follow "
+            "ndeval's conventions (rk.evaluate_diversity has their options)"
+        )
 
 
 def _evaluated(qrels, run, measures, *, threshold, missing, max_grade, single_precision, ties,
