@@ -455,3 +455,83 @@ def as_arm_values(values, name: str) -> np.ndarray:
     if len(array) < 2:
         raise ValueError(f"{name} must hold at least 2 units, got {len(array)}")
     return array
+
+
+def as_nonnegative(values, name: str) -> np.ndarray:
+    """Return ``values`` as a non-empty 1-D float array of finite numbers >= 0 (exposures,
+    counts, popularities), or raise naming ``name``."""
+    array = as_numbers(values, name)
+    if not len(array):
+        raise ValueError(f"{name} must hold at least one value")
+    if (array < 0).any():
+        position = int(np.flatnonzero(array < 0)[0])
+        raise ValueError(f"{name} must hold numbers >= 0, got {array[position]:g} at position "
+                         f"{position}")
+    return array
+
+
+def as_recommendations(recommendations, name: str = "recommendations") -> dict:
+    """Recommendation lists as ``{user: (items, ranks)}``, or raise naming ``name``.
+
+    Two forms are accepted: a mapping of user to a ranked sequence of item ids, best first
+    (ranks 1, 2, ...), or a DataFrame with columns ``user`` and ``item`` and optionally
+    ``rank`` (ints >= 1; without it, the row order within a user is the rank order). A user's
+    list is non-empty and names each item once; ranks within a user are distinct.
+    """
+    if isinstance(recommendations, pd.DataFrame):
+        missing = {"user", "item"} - set(recommendations.columns)
+        if missing:
+            raise ValueError(f"{name} must have columns 'user' and 'item' (and optionally "
+                             f"'rank'), missing {sorted(missing)}")
+        if not len(recommendations):
+            raise ValueError(f"{name} must hold at least one recommendation")
+        frame = recommendations
+        if "rank" in frame.columns:
+            ranks = as_positions(frame["rank"].to_numpy(), f"{name}['rank']")
+            frame = frame.assign(rank=ranks).sort_values(["rank"], kind="stable")
+        lists = {}
+        for user, group in frame.groupby("user", sort=False):
+            items = as_ranked_ids(group["item"].to_numpy(), f"{name} of user {user!r}")
+            ranks = (group["rank"].to_numpy() if "rank" in group.columns
+                     else np.arange(1, len(items) + 1))
+            if len(set(ranks.tolist())) != len(ranks):
+                raise ValueError(f"{name} of user {user!r} gives one rank to two items")
+            lists[user] = (items, ranks.astype(int))
+        return lists
+    if not hasattr(recommendations, "items") or isinstance(recommendations, pd.Series):
+        raise TypeError(f"{name} must be a mapping of user to a ranked list of items or a "
+                        f"DataFrame with columns user and item, got "
+                        f"{type(recommendations).__name__}")
+    if not len(recommendations):
+        raise ValueError(f"{name} must hold at least one user")
+    lists = {}
+    for user, values in recommendations.items():
+        items = as_ranked_ids(values, f"{name} of user {user!r}")
+        lists[user] = (items, np.arange(1, len(items) + 1))
+    return lists
+
+
+def as_catalog(catalog, name: str = "catalog") -> list:
+    """The item ids of a catalogue: a non-empty sequence of distinct hashable ids, or raise
+    naming ``name``."""
+    return as_ranked_ids(catalog, name)
+
+
+def as_popularity(popularity, name: str = "popularity") -> dict:
+    """Item popularities (interaction counts or shares) as ``{item: float >= 0}``: a mapping
+    or a pandas Series indexed by item, or raise naming ``name``."""
+    if not hasattr(popularity, "items") or isinstance(popularity, pd.DataFrame):
+        raise TypeError(f"{name} must be a mapping or a Series of item to popularity, got "
+                        f"{type(popularity).__name__}")
+    items = list(popularity.keys())
+    values = as_nonnegative([popularity[item] for item in items], name)
+    return dict(zip(items, values.tolist()))
+
+
+def popularity_of(items, popularity: dict, name: str = "popularity") -> np.ndarray:
+    """The popularity of each of ``items``, or raise naming ``name`` for one it lacks."""
+    try:
+        return np.array([popularity[item] for item in items], dtype=float)
+    except KeyError as missing:
+        raise ValueError(f"{name} has no value for the recommended item {missing.args[0]!r}"
+                         ) from None
