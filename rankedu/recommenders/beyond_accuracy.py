@@ -387,9 +387,9 @@ def long_tail_share(recommendations, long_tail) -> float:
 
     .. math:: \mathrm{APLT} = \frac{1}{|U|} \sum_u \frac{|L_u \cap \Gamma|}{|L_u|}
 
-    with Gamma the long tail: the items outside the short head, which Abdollahpouri et al.
-    (2019) draw as the most popular items that together take 20 % of the interactions. The
-    long tail is given, so the cut is the caller's, stated beside the number.
+    with Gamma the long tail: the items outside the short head of the most popular ones.
+    Where the head ends is a choice, so the long tail is given: state the cut beside the
+    number.
 
     Parameters
     ----------
