@@ -22,7 +22,8 @@ import math
 from typing import NamedTuple
 
 import numpy as np
-import pandas as pd
+# pandas spelled out: Split's field types are shown on the API page as written.
+import pandas
 
 from rankedu.core.steps import Steps
 from rankedu.core.validation import as_count, as_cutoff, as_open_probability, one_of
@@ -122,8 +123,8 @@ class Leakage(NamedTuple):
 class Split(NamedTuple):
     """A train/test split of an interaction log and its leakage report."""
 
-    train: pd.DataFrame
-    test: pd.DataFrame
+    train: pandas.DataFrame
+    test: pandas.DataFrame
     leakage: Leakage
 
 
@@ -190,7 +191,7 @@ def split_interactions(frame, *, kind="random", test_size=0.2, seed=0, user="use
     """
     kind = one_of(kind, "kind", ("random", "temporal", "leave_last_out"))
     test_size = as_open_probability(test_size, "test_size")
-    if not isinstance(frame, pd.DataFrame):
+    if not isinstance(frame, pandas.DataFrame):
         raise TypeError(f"frame must be a pandas DataFrame, got {type(frame).__name__}")
     missing = [column for column in (user, item, time) if column not in frame.columns]
     if missing:
@@ -206,7 +207,7 @@ def split_interactions(frame, *, kind="random", test_size=0.2, seed=0, user="use
         in_test[order[len(frame) - round(test_size * len(frame)):]] = True
     else:
         # Positions, not index labels: the frame's index need not be unique.
-        users = pd.Series(order).groupby(frame[user].to_numpy()[order], sort=False)
+        users = pandas.Series(order).groupby(frame[user].to_numpy()[order], sort=False)
         last = users.last()
         in_test[last[users.size() > 1].to_numpy()] = True
     train, test = frame[~in_test], frame[in_test]
