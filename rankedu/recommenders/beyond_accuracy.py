@@ -212,7 +212,7 @@ def gini(values) -> float:
 
     with x_(1) <= ... <= x_(n) the values sorted ascending. 0 when every value is equal (all
     zero included); (n - 1) / n, not 1, when one of n values holds everything: the finite-n
-    convention of RecBole's and Elliot's Gini index, with no n / (n - 1) correction. Pass
+    convention of RecBole's GiniIndex, with no n / (n - 1) correction. Pass
     every item of the catalogue, the unexposed ones with 0 (``exposure(..., catalog=...)``):
     items left out are not counted as unequal.
 
