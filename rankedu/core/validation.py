@@ -535,3 +535,49 @@ def popularity_of(items, popularity: dict, name: str = "popularity") -> np.ndarr
     except KeyError as missing:
         raise ValueError(f"{name} has no value for the recommended item {missing.args[0]!r}"
                          ) from None
+
+
+def as_id_set(values, name: str) -> set:
+    """A collection of hashable ids (possibly empty) as a set, or raise naming ``name``."""
+    if isinstance(values, (str, bytes)) or not hasattr(values, "__iter__"):
+        raise TypeError(f"{name} must be a collection of item ids, got {type(values).__name__}")
+    try:
+        return set(values)
+    except TypeError:
+        raise TypeError(f"{name} must hold hashable ids (str, int...)") from None
+
+
+def as_function(value, name: str, what: str):
+    """Return ``value`` if it is callable, or raise naming ``name`` and saying ``what`` it
+    should be."""
+    if not callable(value):
+        raise TypeError(f"{name} must be {what}, got {type(value).__name__}")
+    return value
+
+
+def as_log_base(value, name: str = "base") -> float:
+    """A logarithm's base: a finite number > 0 other than 1, or raise naming ``name``."""
+    value = as_above(value, name, 0)
+    if value == 1:
+        raise ValueError(f"{name} must not be 1 (log base 1 is undefined)")
+    return value
+
+
+def as_frame_with(frame, name: str, columns) -> pd.DataFrame:
+    """A non-empty DataFrame holding ``columns``, or raise naming ``name``."""
+    if not isinstance(frame, pd.DataFrame):
+        raise TypeError(f"{name} must be a pandas DataFrame, got {type(frame).__name__}")
+    missing = [column for column in columns if column not in frame.columns]
+    if missing:
+        raise ValueError(f"{name} must have the columns {list(columns)}, missing {missing}")
+    if not len(frame):
+        raise ValueError(f"{name} must hold at least one row")
+    return frame
+
+
+def within(values: np.ndarray, items, name: str, low: float, high: float, why: str) -> None:
+    """Raise naming ``name`` and the first of ``items`` whose value is outside (low, high]."""
+    outside = (values <= low) | (values > high)
+    if outside.any():
+        item = items[int(np.flatnonzero(outside)[0])]
+        raise ValueError(f"{name} of {item!r} must be in ({low:g}, {high:g}]: {why}")

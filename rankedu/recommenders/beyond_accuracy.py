@@ -37,6 +37,9 @@ from rankedu.core.steps import Steps
 from rankedu.core.validation import (
     as_above,
     as_catalog,
+    as_function,
+    as_id_set,
+    as_log_base,
     as_nonnegative,
     as_number,
     as_open_probability,
@@ -45,6 +48,7 @@ from rankedu.core.validation import (
     as_recommendations,
     one_of,
     popularity_of,
+    within,
 )
 
 __all__ = ["average_popularity", "catalog_coverage", "entropy", "exposure", "gini",
@@ -253,9 +257,7 @@ def gini(values) -> float:
 
 def _entropy_steps(values, base) -> Steps:
     x = as_nonnegative(values, "values")
-    base = as_above(base, "base", 0)
-    if base == 1:
-        raise ValueError("base must not be 1 (log base 1 is undefined)")
+    base = as_log_base(base)
     total = x.sum()
     share = x / total if total > 0 else np.zeros(len(x))
     positive = share > 0
@@ -373,10 +375,7 @@ def average_popularity(recommendations, popularity) -> float:
 
 def _long_tail_share_steps(recommendations, long_tail) -> Steps:
     lists = as_recommendations(recommendations)
-    if isinstance(long_tail, (str, bytes)) or not hasattr(long_tail, "__iter__"):
-        raise TypeError(f"long_tail must be a collection of item ids, got "
-                        f"{type(long_tail).__name__}")
-    tail = set(long_tail)
+    tail = as_id_set(long_tail, "long_tail")
     return _per_list(lists, lambda items: np.mean([item in tail for item in items]),
                      "long-tail share")
 
@@ -428,17 +427,13 @@ def long_tail_share(recommendations, long_tail) -> float:
 def _novelty_steps(recommendations, popularity, n_users) -> Steps:
     lists = as_recommendations(recommendations)
     popularity = as_popularity(popularity)
-    n_users = as_number(n_users, "n_users")
-    if n_users <= 0:
-        raise ValueError(f"n_users must be > 0, got {n_users:g}")
+    n_users = as_above(n_users, "n_users", 0)
 
     def self_information(items):
-        share = popularity_of(items, popularity) / n_users
-        if not ((share > 0) & (share <= 1)).all():
-            item = items[int(np.flatnonzero((share <= 0) | (share > 1))[0])]
-            raise ValueError(f"popularity of {item!r} must be in (0, n_users]: an item no user "
-                             f"has seen has infinite self-information")
-        return float(np.mean(-np.log2(share)))
+        known = popularity_of(items, popularity)
+        within(known, items, "popularity", 0, n_users,
+               "an item no user has seen has infinite self-information")
+        return float(np.mean(-np.log2(known / n_users)))
 
     return _per_list(lists, self_information, "mean self-information")
 
@@ -497,14 +492,12 @@ def novelty(recommendations, popularity, *, n_users) -> float:
 
 def _intra_list_diversity_steps(items, distance) -> Steps:
     items = as_ranked_ids(items, "items")
-    if not callable(distance):
-        raise TypeError(f"distance must be a function of two items, got "
-                        f"{type(distance).__name__}")
+    distance = as_function(distance, "distance", "a function of two items")
     first, second = np.triu_indices(len(items), k=1)
     gaps = np.array([as_number(distance(items[i], items[j]), "distance") for i, j in
                      zip(first.tolist(), second.tolist())], dtype=float)
-    if (gaps < 0).any():
-        raise ValueError("distance must return numbers >= 0")
+    if len(gaps):
+        as_nonnegative(gaps, "distance")
     columns = {"i": first + 1, "j": second + 1,
                "item i": np.array([items[i] for i in first], dtype=object),
                "item j": np.array([items[j] for j in second], dtype=object),

@@ -22,11 +22,18 @@ import math
 from typing import NamedTuple
 
 import numpy as np
+
 # pandas spelled out: Split's field types are shown on the API page as written.
 import pandas
 
 from rankedu.core.steps import Steps
-from rankedu.core.validation import as_count, as_cutoff, as_open_probability, one_of
+from rankedu.core.validation import (
+    as_count,
+    as_cutoff,
+    as_frame_with,
+    as_open_probability,
+    one_of,
+)
 
 __all__ = ["Leakage", "Split", "sampled_hit_rate", "split_interactions"]
 
@@ -191,13 +198,7 @@ def split_interactions(frame, *, kind="random", test_size=0.2, seed=0, user="use
     """
     kind = one_of(kind, "kind", ("random", "temporal", "leave_last_out"))
     test_size = as_open_probability(test_size, "test_size")
-    if not isinstance(frame, pandas.DataFrame):
-        raise TypeError(f"frame must be a pandas DataFrame, got {type(frame).__name__}")
-    missing = [column for column in (user, item, time) if column not in frame.columns]
-    if missing:
-        raise ValueError(f"frame must have the columns {[user, item, time]}, missing {missing}")
-    if not len(frame):
-        raise ValueError("frame must hold at least one interaction")
+    frame = as_frame_with(frame, "frame", (user, item, time))
     order = np.argsort(frame[time].to_numpy(), kind="stable")
     in_test = np.zeros(len(frame), dtype=bool)
     if kind == "random":
