@@ -130,7 +130,7 @@ def exposure(recommendations, *, weight="uniform", p=0.8, catalog=None) -> pd.Se
 
     ``"uniform"`` counts impressions; ``"log"`` is nDCG's discount; ``"rbp"`` is the
     probability that a user of rank-biased precision's model reaches rank r (Moffat and Zobel
-    2008), as LensKit's ExposureGini weights ranks.
+    2008).
 
     Parameters
     ----------
