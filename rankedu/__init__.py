@@ -36,6 +36,8 @@ from rankedu.offpolicy.clicks import *  # noqa: F403
 from rankedu.offpolicy.estimators import *  # noqa: F403
 from rankedu.online.ab_testing import *  # noqa: F403
 from rankedu.online.interleaving import *  # noqa: F403
+from rankedu.recommenders.beyond_accuracy import *  # noqa: F403
+from rankedu.recommenders.protocol import *  # noqa: F403
 from rankedu.stats.multiple_comparisons import *  # noqa: F403
 from rankedu.stats.significance import *  # noqa: F403
 from rankedu.trec.diversity import *  # noqa: F403

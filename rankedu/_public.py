@@ -18,7 +18,7 @@ from types import ModuleType
 #: The packages whose modules are public, in the order of the book, and the public modules
 #: outside them.
 PACKAGES = ("rankedu.metrics", "rankedu.stats", "rankedu.judgments", "rankedu.offpolicy",
-            "rankedu.online")
+            "rankedu.recommenders", "rankedu.online")
 MODULES = ("rankedu.trec.evaluate", "rankedu.trec.diversity", "rankedu.trec.report",
            "rankedu.comparison")
 

@@ -6,12 +6,15 @@ its known conventions, or fails ``test_every_difference_in_the_matrix_has_a_clas
 """
 
 import json
+import math
 import re
 from pathlib import Path
 
+import numpy as np
 import pandas as pd
 import pytest
 
+import rankedu as rk
 from rankedu import datasets
 from rankedu.teaching import atlas
 
@@ -141,3 +144,29 @@ def test_cwl_eval_command_line_reads_file_order_and_refuses_gains_outside_0_1():
         assert str(by_case[name]["AP"]).startswith("error: ValueError: Detected a gain"), name
     refused = {name for name, cells in by_case.items() if str(cells["AP"]).startswith("error")}
     assert len(refused) == 5
+
+
+def test_recommender_conventions_agree_where_the_sources_agree_and_differ_where_not():
+    table = atlas.recommender_conventions().set_index(["measure", "tool"])["value"]
+    for measure in ("nDCG@k", "HR@k", "Gini"):
+        assert table[measure].nunique() == 1, measure
+    assert table["coverage", "rankedu"] == table["coverage", "RecBole ItemCoverage"]
+    # Where a convention differs, the case is built so that the numbers do.
+    assert table["MAP@k", "RecBole MAP"] > table["MAP@k", "rankedu, trec_eval"]
+    assert table["coverage", "MSR catalog_coverage"] != table["coverage", "rankedu"]
+    assert table["entropy", "RecBole ShannonEntropy"] < table["entropy", "rankedu, base e"]
+
+
+@pytest.mark.parametrize("seed", range(5))
+def test_recbole_s_conventions_are_rankedu_s_functions_with_their_denominators(seed):
+    rng = np.random.default_rng(seed)
+    hits = rng.integers(0, 2, 10).tolist()
+    n_relevant = sum(hits) + int(rng.integers(0, 6))
+    for k in (1, 3, 10):
+        if n_relevant:
+            assert atlas._recbole_map(hits, n_relevant, k) == pytest.approx(
+                rk.average_precision(hits[:k], n_relevant=min(n_relevant, k)))
+    counts = rng.integers(1, 20, 6).tolist()
+    assert atlas._recbole_gini(counts, 9) == pytest.approx(rk.gini(counts + [0, 0, 0]))
+    assert atlas._recbole_entropy(counts) == pytest.approx(
+        rk.entropy(counts, base=math.e) / len(counts))

@@ -73,6 +73,14 @@ CALLS = [
     ("precision_ia", ([{"a"}, {"a", "b"}, set()],), {"k": 5}),
     ("subtopic_recall", ([{"a"}, set()],), {"intents": ["a", "b"]}),
     ("d_sharp_ndcg", ([{"a": 2}, {"b": 1}, {}],), {"k": 2, "gamma": 0.3}),
+    ("catalog_coverage", ({"u1": ["a", "b"], "u2": ["a", "c"]}, ["a", "b", "c", "d"]), {}),
+    ("gini", ([3, 0, 1, 4],), {}),
+    ("entropy", ([3, 0, 1, 4],), {"base": 3}),
+    ("average_popularity", ({"u1": ["a", "b"], "u2": ["c"]}, {"a": 10, "b": 2, "c": 1}), {}),
+    ("long_tail_share", ({"u1": ["a", "b"], "u2": ["c", "d"]}, {"b", "c", "d"}), {}),
+    ("novelty", ({"u1": ["a", "b"], "u2": ["b"]}, {"a": 8, "b": 2}), {"n_users": 8}),
+    ("intra_list_diversity", (["a", "b", "c"], lambda x, y: float(x != y) / 2), {}),
+    ("sampled_hit_rate", (30, 1_000, 50, 5), {}),
 ]
 IDS = [name for name, _, _ in CALLS]
 # Explainers whose value is not a float, each checked in its module's tests.

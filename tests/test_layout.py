@@ -30,11 +30,12 @@ MAY_IMPORT = {
     "logs": {"core", "metrics"},
     "judgments": {"core", "metrics", "trec"},
     "offpolicy": {"core", "metrics", "stats"},
-    "top": {"core", "metrics", "stats", "trec", "judgments", "offpolicy"},
+    "recommenders": {"core"},
+    "top": {"core", "metrics", "stats", "trec", "judgments", "offpolicy", "recommenders"},
     "api": {"core", "metrics", "stats", "online", "trec", "logs", "judgments", "offpolicy",
-            "top"},
-    "teaching": {"core", "metrics", "stats", "online", "trec", "judgments", "offpolicy", "top",
-                 "api"},
+            "recommenders", "top"},
+    "teaching": {"core", "metrics", "stats", "online", "trec", "judgments", "offpolicy",
+                 "recommenders", "top", "api"},
 }
 # rankedu/__init__.py, the command line and python -m rankedu sit above everything.
 API_MODULES = {"rankedu", "rankedu.cli", "rankedu.__main__"}

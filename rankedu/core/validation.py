@@ -534,3 +534,129 @@ def as_intent_weights(weights, labels: list, name: str = "weights") -> np.ndarra
     if len(array) and abs(array.sum() - 1.0) > 1e-9:
         raise ValueError(f"{name} must sum to 1 (they are P(t|q)), got {array.sum():g}")
     return array
+
+
+def as_nonnegative(values, name: str) -> np.ndarray:
+    """Return ``values`` as a non-empty 1-D float array of finite numbers >= 0 (exposures,
+    counts, popularities), or raise naming ``name``."""
+    array = as_numbers(values, name)
+    if not len(array):
+        raise ValueError(f"{name} must hold at least one value")
+    if (array < 0).any():
+        position = int(np.flatnonzero(array < 0)[0])
+        raise ValueError(f"{name} must hold numbers >= 0, got {array[position]:g} at position "
+                         f"{position}")
+    return array
+
+
+def as_recommendations(recommendations, name: str = "recommendations") -> dict:
+    """Recommendation lists as ``{user: (items, ranks)}``, or raise naming ``name``.
+
+    Two forms are accepted: a mapping of user to a ranked sequence of item ids, best first
+    (ranks 1, 2, ...), or a DataFrame with columns ``user`` and ``item`` and optionally
+    ``rank`` (ints >= 1; without it, the row order within a user is the rank order). A user's
+    list is non-empty and names each item once; ranks within a user are distinct.
+    """
+    if isinstance(recommendations, pd.DataFrame):
+        missing = {"user", "item"} - set(recommendations.columns)
+        if missing:
+            raise ValueError(f"{name} must have columns 'user' and 'item' (and optionally "
+                             f"'rank'), missing {sorted(missing)}")
+        if not len(recommendations):
+            raise ValueError(f"{name} must hold at least one recommendation")
+        frame = recommendations
+        if "rank" in frame.columns:
+            ranks = as_positions(frame["rank"].to_numpy(), f"{name}['rank']")
+            frame = frame.assign(rank=ranks).sort_values(["rank"], kind="stable")
+        lists = {}
+        for user, group in frame.groupby("user", sort=False):
+            items = as_ranked_ids(group["item"].to_numpy(), f"{name} of user {user!r}")
+            ranks = (group["rank"].to_numpy() if "rank" in group.columns
+                     else np.arange(1, len(items) + 1))
+            if len(set(ranks.tolist())) != len(ranks):
+                raise ValueError(f"{name} of user {user!r} gives one rank to two items")
+            lists[user] = (items, ranks.astype(int))
+        return lists
+    if not hasattr(recommendations, "items") or isinstance(recommendations, pd.Series):
+        raise TypeError(f"{name} must be a mapping of user to a ranked list of items or a "
+                        f"DataFrame with columns user and item, got "
+                        f"{type(recommendations).__name__}")
+    if not len(recommendations):
+        raise ValueError(f"{name} must hold at least one user")
+    lists = {}
+    for user, values in recommendations.items():
+        items = as_ranked_ids(values, f"{name} of user {user!r}")
+        lists[user] = (items, np.arange(1, len(items) + 1))
+    return lists
+
+
+def as_catalog(catalog, name: str = "catalog") -> list:
+    """The item ids of a catalogue: a non-empty sequence of distinct hashable ids, or raise
+    naming ``name``."""
+    return as_ranked_ids(catalog, name)
+
+
+def as_popularity(popularity, name: str = "popularity") -> dict:
+    """Item popularities (interaction counts or shares) as ``{item: float >= 0}``: a mapping
+    or a pandas Series indexed by item, or raise naming ``name``."""
+    if not hasattr(popularity, "items") or isinstance(popularity, pd.DataFrame):
+        raise TypeError(f"{name} must be a mapping or a Series of item to popularity, got "
+                        f"{type(popularity).__name__}")
+    items = list(popularity.keys())
+    values = as_nonnegative([popularity[item] for item in items], name)
+    return dict(zip(items, values.tolist()))
+
+
+def popularity_of(items, popularity: dict, name: str = "popularity") -> np.ndarray:
+    """The popularity of each of ``items``, or raise naming ``name`` for one it lacks."""
+    try:
+        return np.array([popularity[item] for item in items], dtype=float)
+    except KeyError as missing:
+        raise ValueError(f"{name} has no value for the recommended item {missing.args[0]!r}"
+                         ) from None
+
+
+def as_id_set(values, name: str) -> set:
+    """A collection of hashable ids (possibly empty) as a set, or raise naming ``name``."""
+    if isinstance(values, (str, bytes)) or not hasattr(values, "__iter__"):
+        raise TypeError(f"{name} must be a collection of item ids, got {type(values).__name__}")
+    try:
+        return set(values)
+    except TypeError:
+        raise TypeError(f"{name} must hold hashable ids (str, int...)") from None
+
+
+def as_function(value, name: str, what: str):
+    """Return ``value`` if it is callable, or raise naming ``name`` and saying ``what`` it
+    should be."""
+    if not callable(value):
+        raise TypeError(f"{name} must be {what}, got {type(value).__name__}")
+    return value
+
+
+def as_log_base(value, name: str = "base") -> float:
+    """A logarithm's base: a finite number > 0 other than 1, or raise naming ``name``."""
+    value = as_above(value, name, 0)
+    if value == 1:
+        raise ValueError(f"{name} must not be 1 (log base 1 is undefined)")
+    return value
+
+
+def as_frame_with(frame, name: str, columns) -> pd.DataFrame:
+    """A non-empty DataFrame holding ``columns``, or raise naming ``name``."""
+    if not isinstance(frame, pd.DataFrame):
+        raise TypeError(f"{name} must be a pandas DataFrame, got {type(frame).__name__}")
+    missing = [column for column in columns if column not in frame.columns]
+    if missing:
+        raise ValueError(f"{name} must have the columns {list(columns)}, missing {missing}")
+    if not len(frame):
+        raise ValueError(f"{name} must hold at least one row")
+    return frame
+
+
+def within(values: np.ndarray, items, name: str, low: float, high: float, why: str) -> None:
+    """Raise naming ``name`` and the first of ``items`` whose value is outside (low, high]."""
+    outside = (values <= low) | (values > high)
+    if outside.any():
+        item = items[int(np.flatnonzero(outside)[0])]
+        raise ValueError(f"{name} of {item!r} must be in ({low:g}, {high:g}]: {why}")

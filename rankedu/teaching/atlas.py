@@ -721,3 +721,84 @@ def classify(cells: pd.DataFrame) -> pd.DataFrame:
                          "tool's value": theirs, "rankedu": ours, "convention": found})
     return pd.DataFrame(rows, columns=["case", "measure", "tool", "tool's value", "rankedu",
                                        "convention"])
+
+
+# Recommender libraries: their conventions, reproduced from their source on one small case
+# (their packages do not install on the book's pins: Microsoft Recommenders 1.2.1 requires
+# pandas < 3, RecBole 1.2.1's metrics call the removed ``np.float``). Each function follows the
+# lines of the file named beside it; rankedu's column is the package's own function.
+
+#: Four users' top-3 lists, the items each found relevant, a catalogue of eight items and the
+#: items of the training data (one recommended item, "z", is not among them).
+RECOMMENDER_CASE = {
+    "lists": {"u1": ["a", "b", "c"], "u2": ["a", "c", "d"], "u3": ["a", "b", "e"],
+              "u4": ["z", "a", "f"]},
+    "relevant": {"u1": {"a", "c", "g", "h"}, "u2": {"d"}, "u3": {"b", "e", "f"},
+                 "u4": {"g"}},
+    "catalog": ["a", "b", "c", "d", "e", "f", "g", "h", "z"],
+    "train_items": ["a", "b", "c", "d", "e", "f", "g", "h", "a", "b"],
+    "k": 3,
+}
+
+
+def _recbole_map(hits: list, n_relevant: int, k: int) -> float:
+    # recbole/evaluator/metrics.py, MAP.metric_info: the running sum of precision at each hit,
+    # divided by min(|R(u)|, rank) up to rank k.
+    precision_sum = sum(sum(hits[:i + 1]) / (i + 1) for i in range(k) if hits[i])
+    return precision_sum / min(n_relevant, k)
+
+
+def _recbole_gini(counts: list, n_items: int) -> float:
+    # recbole/evaluator/metrics.py, GiniIndex.get_gini: the recommended items' counts sorted
+    # ascending take the top indices of all n_items; the rest count as zeros.
+    ordered = sorted(counts)
+    index = range(n_items - len(ordered) + 1, n_items + 1)
+    return sum((2 * i - n_items - 1) * c for i, c in zip(index, ordered)) / sum(ordered) / n_items
+
+
+def _recbole_entropy(counts: list) -> float:
+    # recbole/evaluator/metrics.py, ShannonEntropy.get_entropy: natural log, the sum divided by
+    # the number of distinct items recommended.
+    total = sum(counts)
+    return -sum(c / total * math.log(c / total) for c in counts) / len(counts)
+
+
+def recommender_conventions(case: dict = RECOMMENDER_CASE) -> pd.DataFrame:
+    """One row per (measure, tool): the convention, and the value on ``case`` (a mean over
+    users where the measure is per user) of rankedu's function or of the tool's convention
+    reproduced from its source: RecBole 1.2.1 (``recbole/evaluator/metrics.py``) and
+    Microsoft Recommenders 1.2.1 ("MSR", ``recommenders/evaluation/python_evaluation.py``)."""
+    lists, relevant, k = case["lists"], case["relevant"], case["k"]
+    hits = {u: [int(i in relevant[u]) for i in items[:k]] for u, items in lists.items()}
+    counts = pd.Series([i for items in lists.values() for i in items[:k]]).value_counts()
+    exposure = rk.exposure(lists, catalog=case["catalog"])
+
+    def mean(values) -> float:
+        return float(np.mean(list(values)))
+
+    rows = [
+        ("MAP@k", "rankedu, trec_eval", "divides by |R|",
+         mean(rk.average_precision(hits[u], k, n_relevant=len(relevant[u])) for u in lists)),
+        ("MAP@k", "RecBole MAP", "divides by min(|R|, k)",
+         mean(_recbole_map(hits[u], len(relevant[u]), k) for u in lists)),
+        ("nDCG@k", "rankedu, trec_eval", "ideal: min(|R|, k) items",
+         mean(rk.ndcg(hits[u], k, pool=[1] * len(relevant[u])) for u in lists)),
+        ("nDCG@k", "RecBole NDCG", "ideal: min(|R|, k) items",
+         mean(rk.ndcg(hits[u], k, pool=[1] * min(len(relevant[u]), k)) for u in lists)),
+        ("HR@k", "rankedu success_at_k", "a hit in the top k",
+         mean(rk.success_at_k(hits[u], k) for u in lists)),
+        ("HR@k", "RecBole Hit", "a hit in the top k", mean(float(any(hits[u])) for u in lists)),
+        ("coverage", "rankedu", "/ the catalogue given",
+         rk.catalog_coverage(lists, case["catalog"])),
+        ("coverage", "RecBole ItemCoverage", "/ number of items",
+         len(counts) / len(case["catalog"])),
+        ("coverage", "MSR catalog_coverage", "/ distinct training items",
+         len(counts) / len(set(case["train_items"]))),
+        ("Gini", "rankedu", "catalogue; max (n - 1) / n", rk.gini(exposure)),
+        ("Gini", "RecBole GiniIndex", "unshown items as zeros",
+         _recbole_gini(counts.tolist(), len(case["catalog"]))),
+        ("entropy", "rankedu, base e", "-sum p ln p", rk.entropy(exposure, base=math.e)),
+        ("entropy", "RecBole ShannonEntropy", "nats / distinct items",
+         _recbole_entropy(counts.tolist())),
+    ]
+    return pd.DataFrame(rows, columns=["measure", "tool", "convention", "value"])
