@@ -20,6 +20,12 @@ from rankedu.core.validation import as_cutoff, as_numbers, as_threshold
 PADDED_ROWS = 1000
 
 
+def running_mean(values: np.ndarray) -> np.ndarray:
+    """The mean of the first 1, 2, ... entries: the running value of an estimate that averages
+    one term per row."""
+    return np.cumsum(values) / np.arange(1, len(values) + 1)
+
+
 def last(column: np.ndarray) -> float:
     """The running result at the last step of a table; 0.0 for an empty table."""
     return float(column[-1]) if len(column) else 0.0

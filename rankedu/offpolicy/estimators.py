@@ -33,11 +33,14 @@ from typing import NamedTuple
 
 import numpy as np
 
+from rankedu.core.common import last, running_mean
+from rankedu.core.ranked import safe_divide
 from rankedu.core.steps import Steps, steps_of
 from rankedu.core.validation import (
     as_above,
     as_number,
     as_numbers,
+    as_open_probability,
     as_probabilities,
     as_propensities,
     one_of,
@@ -60,16 +63,6 @@ def _logged(reward, pscore, target, **models) -> tuple[np.ndarray, ...]:
     return tuple(arrays.values())
 
 
-def _running_mean(terms: np.ndarray) -> np.ndarray:
-    return np.cumsum(terms) / np.arange(1, len(terms) + 1)
-
-
-def _ratio(numerator: np.ndarray, denominator: np.ndarray) -> np.ndarray:
-    """numerator / denominator, 0.0 where the denominator is 0 (the package's 0/0)."""
-    safe = np.where(denominator == 0, 1.0, denominator)
-    return np.where(denominator == 0, 0.0, numerator / safe)
-
-
 def _ips_steps(reward, pscore, target, max_weight) -> Steps:
     reward, pscore, target = _logged(reward, pscore, target)
     weight = target / pscore
@@ -79,7 +72,7 @@ def _ips_steps(reward, pscore, target, max_weight) -> Steps:
         weight = np.minimum(weight, as_above(max_weight, "max_weight", 0))
         columns["min(w_i, M)"] = weight
     columns["term_i"] = weight * reward
-    columns["IPS so far"] = _running_mean(columns["term_i"])
+    columns["IPS so far"] = running_mean(columns["term_i"])
     return Steps(columns["IPS so far"][-1], {"IPS": columns})
 
 
@@ -147,7 +140,7 @@ def _snips_steps(reward, pscore, target) -> Steps:
     total = np.cumsum(weight)
     columns = {"i": np.arange(1, len(reward) + 1), "r_i": reward, "p_i": pscore,
                "pi_i": target, "w_i": weight, "sum w_j r_j": weighted, "sum w_j": total,
-               "SNIPS so far": _ratio(weighted, total)}
+               "SNIPS so far": safe_divide(weighted, total)}
     return Steps(columns["SNIPS so far"][-1], {"SNIPS": columns})
 
 
@@ -199,7 +192,7 @@ def _direct_method_steps(q_target) -> Steps:
     if not len(q_target):
         raise ValueError("q_target must hold at least one row, got an empty log")
     columns = {"i": np.arange(1, len(q_target) + 1), "term_i": q_target,
-               "DM so far": _running_mean(q_target)}
+               "DM so far": running_mean(q_target)}
     return Steps(columns["DM so far"][-1], {"DM": columns})
 
 
@@ -258,7 +251,7 @@ def _doubly_robust_terms(reward, pscore, target, q_logged, q_target) -> dict[str
 def _doubly_robust_steps(reward, pscore, target, q_logged, q_target) -> Steps:
     columns = _doubly_robust_terms(reward, pscore, target, q_logged, q_target)
     columns["term_i"] = columns["q_target_i"] + columns["correction_i"]
-    columns["DR so far"] = _running_mean(columns["term_i"])
+    columns["DR so far"] = running_mean(columns["term_i"])
     return Steps(columns["DR so far"][-1], {"DR": columns})
 
 
@@ -320,7 +313,7 @@ def _switch_dr_steps(reward, pscore, target, q_logged, q_target, tau) -> Steps:
         raise ValueError(f"tau must be >= 0, got {tau:g}")
     columns["w_i <= tau"] = (columns["w_i"] <= tau).astype(float)
     columns["term_i"] = columns["q_target_i"] + columns["w_i <= tau"] * columns["correction_i"]
-    columns["Switch-DR so far"] = _running_mean(columns["term_i"])
+    columns["Switch-DR so far"] = running_mean(columns["term_i"])
     return Steps(columns["Switch-DR so far"][-1], {"Switch-DR": columns})
 
 
@@ -390,8 +383,8 @@ def _effective_sample_size_steps(weights) -> Steps:
     total = np.cumsum(weights)
     squares = np.cumsum(weights**2)
     columns = {"i": np.arange(1, len(weights) + 1), "w_i": weights, "sum w_j": total,
-               "sum w_j^2": squares, "ESS so far": _ratio(total**2, squares)}
-    value = columns["ESS so far"][-1] if len(weights) else 0.0
+               "sum w_j^2": squares, "ESS so far": safe_divide(total**2, squares)}
+    value = last(columns["ESS so far"])
     return Steps(value, {"ESS": columns})
 
 
@@ -534,9 +527,7 @@ def ope_interval(estimator, *arrays, method="bootstrap", alpha=0.05, n_resamples
     0.5
     """
     method = one_of(method, "method", ("bootstrap", "normal"))
-    alpha = as_number(alpha, "alpha")
-    if not 0 < alpha < 1:
-        raise ValueError(f"alpha must lie in (0, 1), got {alpha:g}")
+    alpha = as_open_probability(alpha, "alpha")
     estimate = float(estimator(*arrays))
     columns = [np.asarray(column) for column in arrays]
     n = len(columns[0])

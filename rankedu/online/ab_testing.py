@@ -33,6 +33,7 @@ import numpy as np
 from rankedu.core.common import quantities, two_sided_test
 from rankedu.core.steps import Steps
 from rankedu.core.validation import (
+    as_above,
     as_arm_values,
     as_count,
     as_labels,
@@ -464,9 +465,7 @@ def _normal_power(effect: float, critical: float) -> float:
 
 
 def _minimum_detectable_effect_steps(sd, n, alpha, power) -> Steps:
-    sd = as_numbers([sd], "sd")[0]
-    if not sd > 0:
-        raise ValueError(f"sd must be > 0, got {sd:g}")
+    sd = as_above(sd, "sd", 0)
     n = as_count(n, "n")
     if n < 2:
         raise ValueError(f"n must be at least 2 units per arm, got {n}")
@@ -480,7 +479,8 @@ def _minimum_detectable_effect_steps(sd, n, alpha, power) -> Steps:
     # The far rejection region adds a little power, so the effect is a shade below the usual
     # (z_{1-alpha/2} + z_power) SE: Newton's method from there (the power is increasing and
     # concave in the effect beyond the critical value, so the steps stay on one side).
-    effect = critical + _NORMAL.inv_cdf(power)
+    z_power = _NORMAL.inv_cdf(power)
+    first_guess = effect = critical + z_power
     for _ in range(50):
         slope = (math.exp(-(effect - critical) ** 2 / 2)
                  - math.exp(-(effect + critical) ** 2 / 2)) / math.sqrt(2 * math.pi)
@@ -491,10 +491,9 @@ def _minimum_detectable_effect_steps(sd, n, alpha, power) -> Steps:
     mde = effect * standard_error
     table = quantities([
         ("z_(1-alpha/2)", "normal quantile of the two-sided test", critical),
-        ("z_power", "normal quantile of the power", _NORMAL.inv_cdf(power)),
+        ("z_power", "normal quantile of the power", z_power),
         ("SE", "sd sqrt(2 / n), of a difference of two means", standard_error),
-        ("first guess", "(z_(1-alpha/2) + z_power) SE", (critical + _NORMAL.inv_cdf(power))
-         * standard_error),
+        ("first guess", "(z_(1-alpha/2) + z_power) SE", first_guess * standard_error),
         ("MDE", "the d with Phi(d/SE - z) + Phi(-d/SE - z) = power", mde),
     ])
     return Steps(mde, {"minimum detectable effect": table})

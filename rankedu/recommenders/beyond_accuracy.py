@@ -33,6 +33,7 @@ import math
 import numpy as np
 import pandas as pd
 
+from rankedu.core.common import running_mean
 from rankedu.core.steps import Steps
 from rankedu.core.validation import (
     as_above,
@@ -53,10 +54,6 @@ from rankedu.core.validation import (
 
 __all__ = ["average_popularity", "catalog_coverage", "entropy", "exposure", "gini",
            "intra_list_diversity", "long_tail_share", "novelty"]
-
-
-def _running_mean(values: np.ndarray) -> np.ndarray:
-    return np.cumsum(values) / np.arange(1, len(values) + 1)
 
 
 def _catalog_coverage_steps(recommendations, catalog) -> Steps:
@@ -198,12 +195,13 @@ def _gini_steps(values) -> Steps:
     before = np.concatenate(([0.0], lorenz[:-1]))
     area = (before + lorenz) / (2 * n)
     rank = np.arange(1, n + 1)
+    # The value is the closed form's running sum, not 1 - 2 * (the areas so far): equal values
+    # give exactly 0 there, where the areas leave a rounding error of 1e-16.
+    term = (2 * rank - n - 1) * x
     columns = {"i": rank, "x_(i)": x, "L_i": lorenz, "area_i": area,
-               "1 - 2 * area so far": 1 - 2 * np.cumsum(area)}
-    # The closed form of the same sum: equal values give exactly 0, where 1 - 2 * (a sum of
-    # areas) leaves a rounding error of 1e-16.
-    value = float((2 * rank - n - 1) @ x) / (n * total) if total > 0 else 0.0
-    return Steps(max(0.0, value), {"Gini": columns})
+               "1 - 2 * area so far": 1 - 2 * np.cumsum(area), "(2i - n - 1) x_(i)": term,
+               "G so far": np.cumsum(term) / (n * total) if total > 0 else np.zeros(n)}
+    return Steps(float(columns["G so far"][-1]), {"Gini": columns})
 
 
 def gini(values) -> float:
@@ -318,7 +316,7 @@ def _per_list(lists: dict, score, name: str) -> Steps:
     per_user = np.array([score(lists[user][0]) for user in users], dtype=float)
     columns = {"user": np.array(users, dtype=object),
                "list length": np.array([len(lists[user][0]) for user in users]),
-               name: per_user, "mean so far": _running_mean(per_user)}
+               name: per_user, "mean so far": running_mean(per_user)}
     return Steps(columns["mean so far"][-1], {name: columns})
 
 
@@ -501,7 +499,7 @@ def _intra_list_diversity_steps(items, distance) -> Steps:
     columns = {"i": first + 1, "j": second + 1,
                "item i": np.array([items[i] for i in first], dtype=object),
                "item j": np.array([items[j] for j in second], dtype=object),
-               "d(i, j)": gaps, "ILD so far": _running_mean(gaps)}
+               "d(i, j)": gaps, "ILD so far": running_mean(gaps)}
     value = columns["ILD so far"][-1] if len(gaps) else 0.0
     return Steps(value, {"intra-list diversity": columns})
 

@@ -18,6 +18,7 @@ The chapter "Recommenders: beyond accuracy and the offline protocol"
 
 from __future__ import annotations
 
+import itertools
 import math
 from typing import NamedTuple
 
@@ -39,9 +40,7 @@ __all__ = ["Leakage", "Split", "sampled_hit_rate", "split_interactions"]
 
 
 def _sampled_hit_rate_steps(rank, n_items, n_negatives, k) -> Steps:
-    n_items = as_count(n_items, "n_items")
-    if n_items < 1:
-        raise ValueError("n_items must be >= 1, got 0")
+    n_items = as_cutoff(n_items, "n_items", allow_none=False)
     rank = as_cutoff(rank, "rank", allow_none=False, most=n_items,
                      why="the held-out item's rank among n_items")
     n_negatives = as_count(n_negatives, "n_negatives")
@@ -55,12 +54,14 @@ def _sampled_hit_rate_steps(rank, n_items, n_negatives, k) -> Steps:
     # stop there or at k - 1, whichever comes first: cost bounded by the input.
     x = np.arange(min(k - 1, above, n_negatives) + 1)
     draws = math.comb(n_items - 1, n_negatives)
-    probability = np.array([math.comb(above, int(j)) * math.comb(below, n_negatives - int(j))
-                            / draws for j in x])
-    columns = {"X (negatives above)": x, "sampled rank": x + 1, "P(X)": probability,
-               "P(sampled rank <= k) so far": np.cumsum(probability)}
-    return Steps(min(1.0, columns["P(sampled rank <= k) so far"][-1]),
-                 {"sampled HR@k": columns})
+    # The numerators are summed as Python integers and each running sum divided once, so the
+    # last row is exactly 1.0 when every draw is counted (float sums overshot it by 4e-16).
+    ways = [math.comb(above, int(j)) * math.comb(below, n_negatives - int(j)) for j in x]
+    columns = {"X (negatives above)": x, "sampled rank": x + 1,
+               "P(X)": np.array([w / draws for w in ways]),
+               "P(sampled rank <= k) so far": np.array(
+                   [total / draws for total in itertools.accumulate(ways)])}
+    return Steps(float(columns["P(sampled rank <= k) so far"][-1]), {"sampled HR@k": columns})
 
 
 def sampled_hit_rate(rank, n_items, n_negatives, k) -> float:
