@@ -39,7 +39,6 @@ from rankedu.core.common import last, padded_ranks
 from rankedu.core.ranked import safe_divide
 from rankedu.core.steps import Steps
 from rankedu.core.validation import (
-    as_above,
     as_cutoff,
     as_intent_grades,
     as_intent_weights,

@@ -36,6 +36,7 @@ from rankedu.metrics.diversity import (
     precision_ia,
     subtopic_recall,
 )
+from rankedu.trec.files import read_run
 
 __all__ = ["evaluate_diversity", "read_subtopic_qrels"]
 
@@ -111,9 +112,8 @@ def _as_qrels(qrels) -> pd.DataFrame:
 
 
 def _as_run(run) -> pd.DataFrame:
-    if not isinstance(run, pd.DataFrame):
-        run = pd.read_csv(os.fspath(run), sep=r"\s+", header=None, dtype=str,
-                          names=["qid", "Q0", "docno", "rank", "score", "tag"])
+    if not isinstance(run, pd.DataFrame):  # read as rk.evaluate reads a run (and checked)
+        run = read_run(run)
     run = run.astype({"qid": str, "docno": str, "score": float})
     if run.duplicated(["qid", "docno"]).any():
         raise ValueError("run lists one document twice for one query")
