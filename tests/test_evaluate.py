@@ -382,3 +382,20 @@ def test_summary_refuses_what_is_not_a_result():
         rk.summary(pd.DataFrame({"AP": []}))
     with pytest.raises(ValueError, match="unknown measure 'score'"):
         rk.summary(pd.DataFrame({"score": [0.5]}))
+
+
+def test_warnings_point_at_the_callers_line_whatever_the_path_inside(tmp_path):
+    # The same warnings come through evaluate and trec_eval_report at different depths, and
+    # trec_eval's 1.5 cutoff warns from the names' parser, deeper still: each points here.
+    qrels, run = tmp_path / "qrels", tmp_path / "run"
+    qrels.write_text("q1 0 d2 1\nq2 0 d1 1\n")
+    run.write_text("q1 Q0 d1 1 3.0 r\nq1 Q0 d2 2 3.0 r\nq3 Q0 d1 1 1.0 r\n")
+    for call in (lambda: rk.evaluate(qrels, run, ["P@1"]),
+                 lambda: rk.trec_eval_report(qrels, run, ["P.1"]),
+                 lambda: rk.evaluate(qrels, run, ["P.1.5"])):
+        with warnings.catch_warnings(record=True) as caught:
+            warnings.simplefilter("always")
+            call()
+        categories = {type(w.message) for w in caught}
+        assert {rk.TieWarning, rk.QueryMismatchWarning} <= categories
+        assert {w.filename for w in caught} == {__file__}

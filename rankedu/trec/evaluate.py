@@ -58,7 +58,6 @@ same numbers one list at a time; ``tests/test_evaluate.py`` checks that they agr
 from __future__ import annotations
 
 import math
-import warnings
 from dataclasses import replace
 from typing import NamedTuple
 
@@ -69,6 +68,7 @@ from rankedu.trec import ties as _ties
 # DEFAULT_MAX_GRADE stays trec.DEFAULT_MAX_GRADE too (the command's help prints it).
 from rankedu.core.ranked import RankedRun
 from rankedu.core.validation import as_cutoff, as_threshold, one_of
+from rankedu.core.warn import warn_at_caller
 from rankedu.trec.diversity import evaluate_diversity, names_diversity
 from rankedu.trec.files import read_qrels, read_run
 from rankedu.trec.join import DEFAULT_MAX_GRADE, _join, _max_grade, _one_query
@@ -489,14 +489,13 @@ def _warn_ties(specs, ranked: RankedRun, index: pd.Index) -> None:
             example = (f"{spec.name} of query {qids[at]!r} is {shown[0]} in the pessimistic "
                        f"order and {shown[1]} in the optimistic one")
     if pairs:
-        warnings.warn(
+        warn_at_caller(
             f"ties: tied scores make {pairs} value{'s' if pairs > 1 else ''} of "
             f"{int(queries.sum())} quer{'ies' if queries.sum() > 1 else 'y'} depend on how the "
             f"ties are broken ({example}); the default, ties='trec_eval', breaks them by docno "
             f"descending as trec_eval does; ties='optimistic' and ties='pessimistic' (or "
             f"rk.tie_interval) give the two bounds, ties='average' the mean over all orders",
             _ties.TieWarning,
-            stacklevel=4,  # the caller of evaluate (or trec_eval_report)
         )
 
 
@@ -575,20 +574,18 @@ def _count(qids: list, one: str, many: str) -> str:
 
 def _warn_dropped(only_in_run: list, only_in_qrels: list) -> None:
     if only_in_run:
-        warnings.warn(
+        warn_at_caller(
             f"{_count(only_in_run, 'query of the run has', 'queries of the run have')} no "
             f"judgments and {'was' if len(only_in_run) == 1 else 'were'} not evaluated: "
             f"{_some(only_in_run)}",
             QueryMismatchWarning,
-            stacklevel=4,
         )
     if only_in_qrels:
-        warnings.warn(
+        warn_at_caller(
             f"{_count(only_in_qrels, 'judged query is', 'judged queries are')} missing from "
             f"the run and {'was' if len(only_in_qrels) == 1 else 'were'} not evaluated "
             f"(trec_eval 9.x leaves them out too; trec_eval 10.0 stops instead, as "
             f"missing='error' does; missing='zero' scores them 0, as trec_eval -c does): "
             f"{_some(only_in_qrels)}",
             QueryMismatchWarning,
-            stacklevel=4,
         )

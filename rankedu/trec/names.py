@@ -31,8 +31,9 @@ from __future__ import annotations
 
 import difflib
 import re
-import warnings
 from dataclasses import dataclass
+
+from rankedu.core.warn import warn_at_caller
 
 #: ir_measures' other names for its measures (ir_measures 0.4's ``measures/__init__.py``).
 ALIASES = {"MAP": "AP", "MRR": "RR", "NDCG": "nDCG", "BPref": "Bpref", "RPrec": "Rprec",
@@ -240,9 +241,8 @@ def _values(family: Family, text: str | None, written: str) -> tuple[list, bool]
         if family.kind == "cutoffs":
             value = int(number)
             if value != number:
-                warnings.warn(f"measures: trec_eval reads the cutoff {part!r} of {written!r} "
-                              f"as {value} (C's atol), and so does rankedu", UserWarning,
-                              stacklevel=5)
+                warn_at_caller(f"measures: trec_eval reads the cutoff {part!r} of {written!r} "
+                               f"as {value} (C's atol), and so does rankedu", UserWarning)
             if value < 1:
                 raise ValueError(f"measures: the cutoffs of {written!r} must be >= 1")
         values.append(value)
