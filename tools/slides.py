@@ -35,19 +35,18 @@ Usage: ``python tools/slides.py [SITE]`` writes ``SITE/slides/`` (default ``_bui
 from __future__ import annotations
 
 import argparse
-import codecs
 import copy
 import re
 import shutil
 import sys
 from pathlib import Path
 
-import latexcodec  # noqa: F401 - registers the "ulatex" codec, for the names in references.bib
 import nbformat
 import yaml
 from nbconvert.exporters import SlidesExporter
 from nbconvert.preprocessors import TagRemovePreprocessor
 from pybtex.database import parse_file
+from sphinx_bibliography import author_year, authors
 
 ROOT = Path(__file__).resolve().parents[1]
 SPEC = ROOT / "book" / "slides.yml"
@@ -129,26 +128,20 @@ class _Targets:
         self.entries = parse_file(str(path), bib_format="bibtex").entries
         self.sections = _section_targets()
 
-    def _authors(self, key: str) -> str:
+    def _entry(self, key: str):
         if key not in self.entries:
             raise SlideSpecError(f"citation {key!r} is not in {BIBLIOGRAPHY.name}")
-        people = self.entries[key].persons.get("author") or self.entries[key].persons["editor"]
-        # ulatex reads J{\"a}rvelin as J{ä}rvelin; the braces, BibTeX's guard on case, go.
-        last = [re.sub(r"[{}]", "", codecs.decode(" ".join(person.last_names), "ulatex"))
-                for person in people]
-        if len(last) == 1:
-            return last[0]
-        return f"{last[0]} and {last[1]}" if len(last) == 2 else f"{last[0]} et al."
-
-    def _year(self, key: str) -> str:
-        return self.entries[key].fields["year"]
+        return self.entries[key]
 
     def parenthetical(self, keys: list[str]) -> str:
-        """Author-year text, as the site's author_year style prints it."""
-        return "(" + "; ".join(f"{self._authors(k)} {self._year(k)}" for k in keys) + ")"
+        """Author-year text, from the template of the site's own citations
+        (tools/sphinx_bibliography.py)."""
+        return "(" + "; ".join(author_year(self._entry(k)) for k in keys) + ")"
 
     def textual(self, keys: list[str]) -> str:
-        return "; ".join(f"{self._authors(k)} ({self._year(k)})" for k in keys)
+        return "; ".join(
+            f"{authors(self._entry(k), render=True)} ({self._entry(k).fields['year']})"
+            for k in keys)
 
 
 ROLE = re.compile(r"\{(?P<role>[\w:-]+)\}`(?P<body>[^`]*)`")

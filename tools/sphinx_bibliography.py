@@ -44,10 +44,17 @@ def author_year(entry) -> str:
     # BasicAuthorYearParentheticalReferenceStyle.inner), with the referencing style's defaults,
     # which _config.yml does not change: so a label cannot drift from what the text shows.
     style = AuthorYearReferenceStyle()
-    template = join(sep=style.author_year_sep)[
-        style.person.author_or_editor_or_title(full=False), year
-    ]
-    return template.format_data({"entry": entry, "style": style}).render_as("text")
+    return join(sep=style.author_year_sep)[authors(entry), year].format_data(
+        {"entry": entry, "style": style}).render_as("text")
+
+
+def authors(entry, render: bool = False):
+    """The author part of that template (its text when ``render``): what a textual citation
+    shows before the year in brackets."""
+    style = AuthorYearReferenceStyle()
+    part = style.person.author_or_editor_or_title(full=False)
+    return part.format_data({"entry": entry, "style": style}).render_as("text") if render \
+        else part
 
 
 class AuthorYearLabelStyle(BaseLabelStyle):
