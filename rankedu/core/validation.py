@@ -394,31 +394,6 @@ def as_ranked_ids(values, name: str) -> list:
                              f"{position}: a ranking names each id once")
     return ids
 
-def as_ranking(values, name: str) -> tuple:
-    """Return a ranked list of document ids as a tuple, or raise naming ``name``.
-
-    A ranking names each document once: a repeated id would be shown twice in an interleaved
-    list and credited twice, so it is a ``ValueError`` (naming the id), as an empty list is.
-    """
-    if isinstance(values, (str, bytes)) or not hasattr(values, "__len__"):
-        raise TypeError(f"{name} must be a list or tuple of document ids, got "
-                        f"{type(values).__name__}")
-    ranking = tuple(values.tolist() if isinstance(values, np.ndarray) else values)
-    if not ranking:
-        raise ValueError(f"{name} must hold at least one document")
-    seen = set()
-    for position, document in enumerate(ranking):
-        try:
-            hash(document)
-        except TypeError:
-            raise TypeError(f"{name} must hold hashable document ids, got "
-                            f"{type(document).__name__} at position {position}") from None
-        if document in seen:
-            raise ValueError(f"{name} must not repeat a document, got {document!r} again at "
-                             f"position {position}")
-        seen.add(document)
-    return ranking
-
 
 def as_exact_probabilities(values, name: str) -> tuple[list, bool]:
     """Probabilities in [0, 1] kept exact: ``(list of fractions.Fraction, exact)``, or raise

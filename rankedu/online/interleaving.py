@@ -41,7 +41,7 @@ from rankedu.core.validation import (
     as_exact_probabilities,
     as_flag,
     as_labels,
-    as_ranking,
+    as_ranked_ids,
     one_of,
 )
 
@@ -237,7 +237,7 @@ def balanced_interleave(a, b, *, a_first) -> Interleaving:
     >>> rk.balanced_interleave(["a", "b", "c"], ["b", "c", "a"], a_first=False).documents
     ('b', 'a', 'c')
     """
-    a, b = as_ranking(a, "a"), as_ranking(b, "b")
+    a, b = tuple(as_ranked_ids(a, "a")), tuple(as_ranked_ids(b, "b"))
     return _balanced(a, b, as_flag(a_first, "a_first"))
 
 
@@ -289,7 +289,7 @@ def team_draft_interleave(a, b, *, seed) -> Interleaving:
     >>> result.documents, result.teams  # b won the first coin; a's best was then a
     (('b', 'a', 'c'), ('b', 'a', 'b'))
     """
-    a, b = as_ranking(a, "a"), as_ranking(b, "b")
+    a, b = tuple(as_ranked_ids(a, "a")), tuple(as_ranked_ids(b, "b"))
     return _sample("team_draft", a, b, None, seed)
 
 
@@ -349,7 +349,7 @@ def probabilistic_interleave(a, b, *, tau=3.0, seed) -> Interleaving:
     >>> result.documents, result.teams
     (('b', 'a', 'c'), ('b', 'a', 'a'))
     """
-    a, b = as_ranking(a, "a"), as_ranking(b, "b")
+    a, b = tuple(as_ranked_ids(a, "a")), tuple(as_ranked_ids(b, "b"))
     tau = as_above(tau, "tau", 0)
     return _sample("probabilistic", a, b, _rank_weight(tau), seed)
 
@@ -446,7 +446,7 @@ def _click_patterns(probabilities: list[Fraction], single_click: bool):
 
 
 def _interleaving_preference_steps(a, b, method, click_probabilities, single_click) -> Steps:
-    a, b = as_ranking(a, "a"), as_ranking(b, "b")
+    a, b = tuple(as_ranked_ids(a, "a")), tuple(as_ranked_ids(b, "b"))
     method = one_of(method, "method", METHODS)
     single_click = as_flag(single_click, "single_click")
     probabilities, exact = as_exact_probabilities(click_probabilities, "click_probabilities")
