@@ -66,10 +66,10 @@ def test_a_path_a_frame_and_a_dict_give_the_same_table():
 def test_bad_input_raises_naming_the_argument():
     with pytest.raises(ValueError, match="^threshold must be > 0"):
         rk.qrels_agreement(A, B, threshold=0)
-    with pytest.raises(TypeError, match="^qrels must be a path"):
+    with pytest.raises(TypeError, match="^qrels_b must be a path"):
         rk.qrels_agreement(A, 3)
     twice = pd.DataFrame({"qid": ["q1", "q1"], "docno": ["d1", "d1"], "rel": [1, 0]})
     with pytest.raises(ValueError, match="listed twice"):
         rk.qrels_agreement(twice, B)
-    with pytest.raises(ValueError, match="qrels\\['rel'\\] must hold finite"):
+    with pytest.raises(ValueError, match="qrels_a\\['rel'\\] must hold finite"):
         rk.qrels_agreement(pd.DataFrame({"qid": ["q1"], "docno": ["d1"], "rel": [np.nan]}), B)

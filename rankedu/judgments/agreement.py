@@ -187,7 +187,7 @@ def cohen_kappa(a, b, *, weights=None) -> float:
     return _cohen_kappa_steps(a=a, b=b, weights=weights).value
 
 
-def _pooled(labels, table) -> tuple[np.ndarray, float]:
+def _pooled(table) -> tuple[np.ndarray, float]:
     """Each category's share of all 2n labels, and the observed agreement."""
     n = table.sum()
     return (table.sum(axis=1) + table.sum(axis=0)) / (2 * n), float(np.trace(table) / n)
@@ -200,7 +200,7 @@ def _category_table(labels, share, term_name, term) -> dict[str, np.ndarray]:
 
 def _scott_pi_steps(a, b) -> Steps:
     labels, table = _contingency(a, b)
-    share, p_o = _pooled(labels, table)
+    share, p_o = _pooled(table)
     p_e = float((share ** 2).sum())
     pi = _ratio(p_o - p_e, 1 - p_e)
     rows = [("n", "items", table.sum()),
@@ -273,7 +273,7 @@ def scott_pi(a, b) -> float:
 
 def _gwet_ac1_steps(a, b) -> Steps:
     labels, table = _contingency(a, b)
-    share, p_o = _pooled(labels, table)
+    share, p_o = _pooled(table)
     q = len(labels)
     term = share * (1 - share)
     p_e = _ratio(float(term.sum()), q - 1)

@@ -121,8 +121,8 @@ def qrels_agreement(qrels_a, qrels_b, *, threshold=1) -> pd.DataFrame:
     only d5 is judged in both, and both call it relevant: one category, kappa undefined.
     """
     threshold = as_threshold(threshold)
-    a = _judgments(qrels_a, "qrels")
-    b = _judgments(qrels_b, "qrels")
+    a = _judgments(qrels_a, "qrels_a")
+    b = _judgments(qrels_b, "qrels_b")
     joined = a.merge(b, on=["qid", "docno"], suffixes=(" a", " b"))
     relevant_a = joined["rel a"].to_numpy() >= threshold
     relevant_b = joined["rel b"].to_numpy() >= threshold

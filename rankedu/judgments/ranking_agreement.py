@@ -156,20 +156,20 @@ def tau_ap(x, y) -> float:
     return _tau_ap_steps(x=x, y=y).value
 
 
-def _overlaps(a: list, b: list) -> tuple[np.ndarray, int, int]:
+def _overlaps(a: list, b: list) -> tuple[np.ndarray, list, list]:
     """X_d for d = 1..l: the items shared by the shorter list's top min(d, s) and the longer
-    list's top d (Webber et al.'s overlap for lists of uneven length), and s, l."""
+    list's top d (Webber et al.'s overlap for lists of uneven length), and the shorter and the
+    longer list."""
     short, long_ = (a, b) if len(a) <= len(b) else (b, a)
-    s, l = len(short), len(long_)
     place = {item: position for position, item in enumerate(long_)}
     first_shared = [max(position, place[item]) for position, item in enumerate(short)
                     if item in place]
-    counts = np.bincount(np.array(first_shared, dtype=np.int64), minlength=l)
-    return np.cumsum(counts).astype(float), s, l
+    counts = np.bincount(np.array(first_shared, dtype=np.int64), minlength=len(long_))
+    return np.cumsum(counts).astype(float), short, long_
 
 
-def _log_tail(p: float, l: int, weights: np.ndarray) -> float:
-    """sum over d > l of p^d / d: -ln(1 - p) less the first l terms."""
+def _log_tail(p: float, weights: np.ndarray) -> float:
+    """sum over d > l of p^d / d, ``weights`` the first l terms: -ln(1 - p) less them."""
     return -math.log1p(-p) - float(weights.sum())
 
 
@@ -177,13 +177,16 @@ def _rbo_steps(a, b, p=0.9, kind="ext") -> Steps:
     a, b = as_ranked_ids(a, "a"), as_ranked_ids(b, "b")
     p = as_open_probability(p, "p")
     one_of(kind, "kind", KINDS)
-    overlap, s, l = _overlaps(a, b)
+    overlap, shorter, longer = _overlaps(a, b)
+    s, l = len(shorter), len(longer)
     depth = np.arange(1, l + 1, dtype=float)
     power = p ** depth  # p^d
     agreement = overlap / depth
-    seen = (1 - p) / p * float((power * agreement).sum())
+    weight = (1 - p) * power / p  # (1 - p) p^(d-1)
+    running = np.cumsum(weight * agreement)
+    seen = float(running[-1])
     x_s, x_l = overlap[s - 1], overlap[l - 1]
-    tail_minimum = (1 - p) / p * x_l * _log_tail(p, l, power / depth)
+    tail_minimum = (1 - p) / p * x_l * _log_tail(p, power / depth)
     minimum = seen + tail_minimum
     # The most the unseen items can add: the shorter list's items after depth s all match the
     # longer list's unmatched ones (X_d = X_d + d - s up to depth l); after l both lists
@@ -208,13 +211,10 @@ def _rbo_steps(a, b, p=0.9, kind="ext") -> Steps:
             ("RBO_res", "RBO_max - RBO_min", maximum - minimum),
             ("RBO_ext", "seen + the agreement at the end, extrapolated", extrapolated),
             ("RBO", f"the value of kind={kind!r}", value)]
-    longer = b if len(b) > len(a) else a
-    shorter = a if longer is b else b
     depths = {"d": depth.astype(int),
               "shorter": np.array([*shorter, *[""] * (l - s)], dtype=object),
               "longer": np.array(longer, dtype=object), "X_d": overlap, "A_d = X_d/d": agreement,
-              "weight (1-p) p^(d-1)": (1 - p) * power / p,
-              "running sum": np.cumsum((1 - p) * power / p * agreement)}
+              "weight (1-p) p^(d-1)": weight, "running sum": running}
     return Steps(value, {"rbo": quantities(rows), "depths": depths})
 
 
