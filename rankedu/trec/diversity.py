@@ -182,8 +182,8 @@ def _value(name, k, listed, pool, count, alpha, beta, conventions) -> float:
         return value
     if k == 1:  # ndeval's normalising loop starts at rank 2
         return value * count / alpha
-    ranks = np.arange(1, k + 1)
-    return value / (alpha * float(np.sum((1 - alpha) ** (ranks - 1) / ranks)))
+    # ndeval's "ideal ideal": the ERR-IA of k documents that each serve the one intent.
+    return value / err_ia(np.ones((k, 1)), alpha=alpha, k=k)
 
 
 def evaluate_diversity(qrels, run, measures, *, conventions="ndeval", alpha=0.5, beta=0.5,

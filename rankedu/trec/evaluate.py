@@ -57,6 +57,7 @@ same numbers one list at a time; ``tests/test_evaluate.py`` checks that they agr
 
 from __future__ import annotations
 
+import inspect
 import math
 from dataclasses import replace
 from typing import NamedTuple
@@ -244,8 +245,8 @@ def evaluate(qrels, run, measures, *, threshold=1, missing="skip", max_grade=Non
 def _diversity_options(**given) -> None:
     """The diversity measures follow ndeval, which has none of these options: a value other
     than the default is an error naming it, not silently ignored."""
-    defaults = {"missing": "skip", "max_grade": None, "single_precision": False,
-                "ties": "trec_eval", "max_docs": None}
+    defaults = {name: parameter.default
+                for name, parameter in inspect.signature(evaluate).parameters.items()}
     changed = [name for name, value in given.items() if value != defaults[name]]
     if changed:
         raise ValueError(
