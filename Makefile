@@ -142,11 +142,9 @@ HIDE_SOLUTIONS := -e 's/^\(  config:\)$$/\1\n    hide_solutions: true/'
 define derived_config
 	mkdir -p _build
 	sed -e 's|^\( *sphinx_[a-z_]*:\) tools$$|\1 ../tools|' $(2) _config.yml > $(1)
-	grep -q '^ *sphinx_offline_site: ../tools$$' $(1)
-	grep -q '^ *sphinx_rankedu_api: ../tools$$' $(1)
-	grep -q '^ *sphinx_slides: ../tools$$' $(1)
-	grep -q '^ *sphinx_repository: ../tools$$' $(1)
-	grep -q '^ *sphinx_bibliography: ../tools$$' $(1)
+	# every local extension's path rewritten (one left at tools would not be found)
+	! grep -q '^ *sphinx_[a-z_]*: tools$$' $(1)
+	grep -q '^ *sphinx_[a-z_]*: ../tools$$' $(1)
 	$(if $(findstring execute_notebooks,$(2)),grep -q '^ *execute_notebooks: "off"$$' $(1))
 	$(if $(findstring hide_solutions,$(2)),grep -q '^    hide_solutions: true$$' $(1))
 endef
