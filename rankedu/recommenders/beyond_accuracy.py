@@ -197,7 +197,8 @@ def _gini_steps(values) -> Steps:
     rank = np.arange(1, n + 1)
     # The value is the closed form's running sum, not 1 - 2 * (the areas so far): equal values
     # give exactly 0 there, where the areas leave a rounding error of 1e-16.
-    term = (2 * rank - n - 1) * x
+    # + 0.0: a zero count times a negative weight is -0.0, which the table would show.
+    term = (2 * rank - n - 1) * x + 0.0
     columns = {"i": rank, "x_(i)": x, "L_i": lorenz, "area_i": area,
                "1 - 2 * area so far": 1 - 2 * np.cumsum(area), "(2i - n - 1) x_(i)": term,
                "G so far": np.cumsum(term) / (n * total) if total > 0 else np.zeros(n)}
