@@ -92,6 +92,9 @@ _KEYWORD = re.compile(
     r"(?<![\w.-])(?P<keyword>" + "|".join(map(re.escape, FLAGS)) + r")"
     r"(?:='(?P<quoted>[^']*)'|=(?P<value>[^\s;,)]*)|(?=:| must )|(?<=explain\.query))")
 
+# A function of the library offered beside an option, which the command does not have.
+_PYTHON_ONLY = re.compile(r" \(or rk\.[\w.]+\)")
+
 
 def _at_least_zero(text: str) -> int:
     """An argparse type: an integer >= 0 (checked before anything is printed)."""
@@ -481,11 +484,12 @@ def _run_id(run):
 
 def _in_flags(message: str) -> str:
     """A message of the library with each Python keyword it names spelled as the command's
-    option (``missing='zero'``: ``--missing zero``; ``max_grade=``: ``--max-grade``)."""
+    option (``missing='zero'``: ``--missing zero``; ``max_grade=``: ``--max-grade``), and
+    without the hints that only Python can follow (``(or rk.tie_interval)``)."""
     def flag(match):
         value = match.group("quoted") or match.group("value")
         return FLAGS[match.group("keyword")] + (f" {value}" if value else "")
-    return _KEYWORD.sub(flag, message)
+    return _KEYWORD.sub(flag, _PYTHON_ONLY.sub("", message))
 
 
 def main(argv=None) -> int:
