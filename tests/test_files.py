@@ -415,10 +415,14 @@ def test_the_fast_reader_takes_a_plain_file_and_declines_what_it_cannot_read(rea
     if reader == "pandas":
         assert _fast_read.parse(b"q1 Q0 d1 1 0.5 t\n", RUN_COLUMNS, "rank") is None
         return
-    qid, docno, values = _fast_read.parse(b"q1 Q0 d1 1 0.5 t\nq1 Q0 d2 2 0.25 t\n",
-                                          RUN_COLUMNS, "rank")
-    assert qid.to_pylist() == ["q1", "q1"] and docno.to_pylist() == ["d1", "d2"]
-    assert values.tolist() == [0.5, 0.25]
+    qid, docno, values, suffixes = _fast_read.parse(
+        b"q1 Q0 d1 1 0.5 t\nq1 Q0 d2 2 0.25 t\nq1 Q0 doc-00003 3 0 t\n", RUN_COLUMNS, "rank")
+    assert qid.to_pylist() == ["q1"] * 3 and docno.to_pylist() == ["d1", "d2", "doc-00003"]
+    assert values.tolist() == [0.5, 0.25, 0.0]
+    words, lengths, _ = suffixes.result()  # the last eight bytes, little-endian, and length
+    assert [word.to_bytes(8, "little") for word in words.tolist()] == [
+        b"d1\0\0\0\0\0\0", b"d2\0\0\0\0\0\0", b"oc-00003"]
+    assert lengths.tolist() == [2, 2, 9]
     for declined in [b"q1 Q0 d1 1 0.5 t x\n", b"q1  Q0 d1 1 0.5 t\n", b"q1 Q0 d1 1 0.5 \n",
                      b"q1 Q0 d1 0x1 0.5 t\n", b"q1 Q0 d1 1 nan t\n", b"q1 Q0 d1 1 1e999 t\n",
                      b"q1 Q0 d\xff 1 0.5 t\n", b""]:
@@ -447,6 +451,16 @@ def test_equal_docnos_have_equal_fingerprints_wherever_they_are(reader, names, c
     assert (prints[0] == prints[1]).all() and (prints[0] == prints[2]).all()
     for i, j in zip(*np.nonzero(np.equal.outer(prints[0], prints[0]))):
         assert names[i] == names[j]  # no collision in so few strings
+    # The suffix words, lengths and their prints, likewise; a word and a length are the
+    # docno itself up to eight bytes, and its last eight bytes beyond.
+    suffixes = [_fast_read.suffix_words(column) for column in (whole, pieces, sliced)]
+    for got in suffixes[1:]:
+        assert all((a == b).all() for a, b in zip(suffixes[0], got))
+    encoded = [name.encode("utf-8") for name in names]
+    words, lengths, _ = suffixes[0]
+    assert lengths.tolist() == [len(name) for name in encoded]
+    assert [word.to_bytes(8, "little") for word in words.tolist()] == [
+        name[-8:].ljust(8, b"\0") for name in encoded]
 
 
 def test_a_judged_docno_beside_longer_ones_in_the_run_is_still_found(tmp_path):
@@ -461,8 +475,15 @@ def test_fingerprints_that_collide_never_match_or_repeat_different_docnos(
         tmp_path, reader, monkeypatch, prints):
     compared = []
     if prints == "lengths":  # the run's c and dd collide with the qrels' a and bb
-        monkeypatch.setattr(_fast_read, "fingerprints", lambda column, suffix=False: (
-            compared.append("suffix" if suffix else len(column)) or string_lengths(column)))
+        suffix_words = _fast_read.suffix_words
+
+        def suffix_prints_of_lengths(column):
+            compared.append("suffix")
+            return *suffix_words(column)[:2], string_lengths(column)
+
+        monkeypatch.setattr(_fast_read, "suffix_words", suffix_prints_of_lengths)
+        monkeypatch.setattr(_fast_read, "fingerprints", lambda column: (
+            compared.append(len(column)) or string_lengths(column)))
     qrels = write(tmp_path, "qrels", "q1 0 a 1\nq1 0 bb 2\nq2 0 eee 1\n")
     run = write(tmp_path, "run", "".join(f"{q} Q0 {d} 1 {s} t\n" for q, d, s in [
         ("q1", "c", 4), ("q1", "a", 3), ("q1", "dd", 2), ("q1", "bb", 1), ("q2", "a", 2),
@@ -475,9 +496,10 @@ def test_fingerprints_that_collide_never_match_or_repeat_different_docnos(
     pd.testing.assert_frame_equal(got, expected)
     if prints == "lengths" and reader == "arrow":
         # Lengths are small numbers: the top bits of the prints, which make the keys, are all 0,
-        # so every line of a query shares one key, with the suffix print and again with the
-        # full one (all nine lines crowd), and the docnos' exact classes settle it.
-        assert compared == ["suffix", 9]  # (the dicts of the expected frame are coded)
+        # so every line of a query shares one key, with the suffix print (of each file) and
+        # again with the full one (all nine lines crowd), and the docnos' exact classes
+        # settle it.
+        assert compared == ["suffix", "suffix", 9]  # (the dicts of the expected frame are coded)
     twice = write(tmp_path, "twice", "q1 Q0 a 1 3 t\nq1 Q0 c 1 2 t\nq2 Q0 c 1 2 t\n"
                                      "q1 Q0 dd 1 1 t\nq1 Q0 c 1 0 t\n")
     with pytest.raises(ValueError, match="twice', line 5: document 'c' is listed twice for "

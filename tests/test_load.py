@@ -115,5 +115,5 @@ def test_arrow_decompresses_a_gzip_run_itself(tmp_path):
         pytest.skip("pyarrow is not installed")
     path = tmp_path / "run.gz"
     path.write_bytes(gzip.compress(b"q1 Q0 d1 1 0.5 s\nq1 Q0 d2 2 0.25 s\n"))
-    qid, docno, values = _fast_read.parse(str(path), rk.trec.lines.RUN_COLUMNS, "rank")
+    qid, docno, values, _ = _fast_read.parse(str(path), rk.trec.lines.RUN_COLUMNS, "rank")
     assert docno.to_pylist() == ["d1", "d2"] and values.tolist() == [0.5, 0.25]

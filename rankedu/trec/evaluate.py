@@ -65,6 +65,7 @@ from typing import NamedTuple
 import numpy as np
 import pandas as pd
 
+from rankedu.trec import fast_read as _fast_read
 from rankedu.trec import ties as _ties
 # DEFAULT_MAX_GRADE stays trec.DEFAULT_MAX_GRADE too (the command's help prints it).
 from rankedu.core.ranked import RankedRun
@@ -261,9 +262,12 @@ def _evaluated(qrels, run, measures, *, threshold, missing, max_grade, single_pr
     each query's relstring (``_relstrings``), for :func:`rankedu.trec_eval_report`."""
     specs, joined, index, attrs = _prepare(qrels, run, measures, threshold, missing, max_grade,
                                            single_precision, ties, max_docs, relstring)
+    # Which values depend on the order of ties, found on the other core meanwhile.
+    tie_message = (_fast_read.background(_tie_message, specs, joined.ranked, index)
+                   if ties == "trec_eval" else None)
     result = _frame(specs, _ties.reorder(joined.ranked, ties), ties, index, attrs)
-    if ties == "trec_eval":
-        _warn_ties(specs, joined.ranked, index)
+    if tie_message is not None and tie_message.result():
+        warn_at_caller(tie_message.result(), _ties.TieWarning)
     return result
 
 
@@ -466,12 +470,13 @@ def tie_interval(qrels, run, measures, *, threshold=1, missing="skip", max_grade
                          for ties in ("pessimistic", "optimistic")))
 
 
-def _warn_ties(specs, ranked: RankedRun, index: pd.Index) -> None:
-    """Warn when some query's value of some measure depends on the order of its ties: the two
-    extreme orders are computed only for the queries whose tie groups mix grades."""
+def _tie_message(specs, ranked: RankedRun, index: pd.Index) -> str | None:
+    """The warning to give when some query's value of some measure depends on the order of its
+    ties (None: no value does): the two extreme orders are computed only for the queries whose
+    tie groups mix grades."""
     mixed = _ties.mixed_queries(ranked)
     if not mixed.any():
-        return
+        return None
     some = _ties.subset(ranked, mixed)
     low, high = (_ties.reorder(some, ties) for ties in ("pessimistic", "optimistic"))
     qids = index[mixed]
@@ -489,15 +494,13 @@ def _warn_ties(specs, ranked: RankedRun, index: pd.Index) -> None:
             shown = _apart(float(low_values[at]), float(high_values[at]))
             example = (f"{spec.name} of query {qids[at]!r} is {shown[0]} in the pessimistic "
                        f"order and {shown[1]} in the optimistic one")
-    if pairs:
-        warn_at_caller(
-            f"ties: tied scores make {pairs} value{'s' if pairs > 1 else ''} of "
+    if not pairs:
+        return None
+    return (f"ties: tied scores make {pairs} value{'s' if pairs > 1 else ''} of "
             f"{int(queries.sum())} quer{'ies' if queries.sum() > 1 else 'y'} depend on how the "
             f"ties are broken ({example}); the default, ties='trec_eval', breaks them by docno "
             f"descending as trec_eval does; ties='optimistic' and ties='pessimistic' (or "
-            f"rk.tie_interval) give the two bounds, ties='average' the mean over all orders",
-            _ties.TieWarning,
-        )
+            f"rk.tie_interval) give the two bounds, ties='average' the mean over all orders")
 
 
 def _apart(low: float, high: float) -> tuple[str, str]:

@@ -7,13 +7,17 @@ line with the same number of fields (four for qrels, six for a run), an integer 
 score that Arrow parses. Anything else (two spaces, a seventh field, a comment, a score Arrow
 rejects...) makes :func:`parse` return None, and the exact reader decides.
 
-Docnos stay in Arrow, and no Python string is made per line: each docno gets a 64-bit
-fingerprint (:func:`fingerprints`), from which ``rankedu.trec.load`` finds the lines that name
-one document, confirming every such pair by comparing the strings (:func:`same`).
+Docnos stay in Arrow, and no Python string is made per line: each docno gets its last eight
+bytes, its length and a print of the two (:func:`suffix_words`, on the other core while this
+one checks the other columns: :func:`background`), and where those crowd a 64-bit fingerprint
+of every byte (:func:`fingerprints`), from which ``rankedu.trec.link`` finds the lines that
+name one document, confirming every such pair by the docnos themselves (the word and the
+length up to eight bytes, the strings beyond: :func:`same`).
 """
 
 from __future__ import annotations
 
+import concurrent.futures
 import contextlib
 import functools
 
@@ -35,14 +39,15 @@ def available() -> bool:
 
 
 def parse(data, columns: tuple[str, ...], integer_column: str):
-    """``(qid, docno, values)`` of a TREC file, or None.
+    """``(qid, docno, values, suffixes)`` of a TREC file, or None.
 
     ``data`` is the text normalised (``rankedu.trec.load._normalise``), or the path of a
     regular file that Arrow reads itself, block by block (decompressing it when its first bytes
     say gzip), so that the whole text is never in memory; what normalising would change (a tab,
     a comment, a byte order mark) then makes this reader decline, and so does a NUL byte (the
     exact reader says what such a file looks like). ``qid`` and ``docno`` are Arrow
-    ChunkedArrays, ``values`` the float64 scores of a run or grades of qrels. None when pyarrow
+    ChunkedArrays, ``values`` the float64 scores of a run or grades of qrels, ``suffixes`` a
+    future of the docnos' :func:`suffix_words` (computed in the background). None when pyarrow
     is absent, the text is empty, or some line is not in the plain form (module docstring).
     """
     if pa is None or not data:
@@ -83,6 +88,8 @@ def parse(data, columns: tuple[str, ...], integer_column: str):
         source.close()
     if not table.num_rows:
         return None
+    # The docnos' suffix words, on another core, while this one checks the other columns.
+    suffixes = background(suffix_words, table.column("docno"))
     # One space between fields leaves no empty field; anything else (two spaces, a blank at
     # either end of a line) leaves one, and only the exact reader knows what the line means.
     # A text not normalised may hold a tab, \v or \f (blanks to trec_eval) in a field, or
@@ -90,6 +97,7 @@ def parse(data, columns: tuple[str, ...], integer_column: str):
     for name in columns:
         if name not in ("score", integer_column) and not _plain(
                 table.column(name), raw=not isinstance(data, bytes), query=name == "qid"):
+            suffixes.cancel()
             return None
     numbers = table.column(integer_column)
     if pc.all(pc.ascii_is_decimal(numbers)).as_py() and max(
@@ -100,17 +108,31 @@ def parse(data, columns: tuple[str, ...], integer_column: str):
         encoded = pc.dictionary_encode(numbers).combine_chunks()
         integers = integer_values(encoded.indices.to_numpy(), encoded.dictionary.to_pylist())
         if integers is None:
+            suffixes.cancel()
             return None
     if "score" in columns:
         values = table.column("score").to_numpy()
         if not np.isfinite(values).all():
+            suffixes.cancel()
             return None
     else:
         values = integers.astype(np.float64)
     qid, docno = table.column("qid"), table.column("docno")
     del table, numbers
     release()  # the other columns' memory, for the arrays to come
-    return qid, docno, values
+    return qid, docno, values, suffixes
+
+
+def background(function, *args) -> concurrent.futures.Future:
+    """``function(*args)`` started on a thread of its own: numpy and Arrow release the GIL in
+    their loops, so it runs on the machine's other core while the caller goes on."""
+    return _worker().submit(function, *args)
+
+
+@functools.cache
+def _worker() -> concurrent.futures.ThreadPoolExecutor:
+    return concurrent.futures.ThreadPoolExecutor(max_workers=1,
+                                                 thread_name_prefix="rankedu")
 
 
 def release() -> None:
@@ -188,23 +210,27 @@ def string_codes(column) -> tuple[np.ndarray, np.ndarray]:
 def _plain(column, raw: bool, query: bool) -> bool:
     """Whether no string of an Arrow string column is empty, and, in a text not normalised
     (``raw``), none holds a tab, \v, \f or NUL, nor (``query``) starts with ``#``: read chunk by
-    chunk from its offsets and bytes."""
+    chunk from its offsets and bytes, in place."""
     for chunk in column.chunks:
-        buffers = chunk.buffers()
         offsets = _offsets(chunk)
         if not len(chunk):
             continue
         if np.diff(offsets).min() == 0:
             return False
         if raw:
-            first, end = int(offsets[0]), int(offsets[-1])
-            text = buffers[2].slice(first, end - first).to_pybytes()
-            if any(blank in text for blank in (b"\t", b"\v", b"\f", b"\0")):  # memchr each
+            first = int(offsets[0])
+            text = np.frombuffer(chunk.buffers()[2], np.uint8)[first:int(offsets[-1])]
+            low = text <= _LAST_BLANK  # rare: look closer only then
+            if low.any() and np.isin(text[low], _BLANKS).any():
                 return False
-            if query and b"#" in text and 35 in np.frombuffer(text, np.uint8)[
-                    offsets[:-1] - first]:  # a "#" starting some query id
+            if query and (text == _HASH).any() and (text[offsets[:-1] - first] == _HASH).any():
                 return False
     return True
+
+
+# The bytes a text not normalised may hold that trec_eval reads as blanks, or a NUL.
+_BLANKS = np.frombuffer(b"\t\v\f\0", np.uint8)
+_LAST_BLANK, _HASH = _BLANKS.max(), np.uint8(ord("#"))
 
 
 def _offsets(chunk) -> np.ndarray:
@@ -263,49 +289,80 @@ def rows_of(column, rows: np.ndarray):
     return pa.chunked_array([_take_any(column, rows)], column.type)
 
 
-def fingerprints(column, *, suffix: bool = False) -> np.ndarray:
+def fingerprints(column) -> np.ndarray:
     """A 64-bit fingerprint (uint64) of each string of an Arrow string column, computed with
     numpy eight bytes at a time: equal strings have equal prints, and unequal ones rarely do.
 
     A string of n bytes mixes in ceil(n / 8) words of eight bytes (one if it is empty), that
     start at 0, 8, 16, ... but never end after n (the last one starts at n - 8), masked when
     the string is shorter than eight bytes: its own bytes only, wherever it lies in its buffer.
-    ``suffix``: only the last of those words, and the length (a quarter of the work for a
-    ClueWeb docno; strings sharing their ending and length share the print). Chunk by chunk,
-    so that the arrays stay in cache.
+    Chunk by chunk, so that the arrays stay in cache.
     """
     prints, done = np.empty(len(column), dtype=np.uint64), 0
     for chunk in column.chunks:
-        buffers = chunk.buffers()
-        offsets = _offsets(chunk)
-        first, end = int(offsets[0]), int(offsets[-1])
-        data = np.zeros(end - first + 8, dtype=np.uint8)
-        if buffers[2] is not None:
-            data[:end - first] = np.frombuffer(buffers[2], np.uint8)[first:end]
-        # Every byte position as the start of an unaligned little-endian 64-bit word.
-        words = np.ndarray((len(data) - 7,), dtype="<u8", buffer=data, strides=(1,))
-        start, length = offsets[:-1] - first, np.diff(offsets)
+        words, start, length = _words(chunk)
         value = length.astype(np.uint64) * MIX
         mask, last = _LOW_BYTES[np.minimum(length, 8)], np.maximum(length - 8, 0)
         shortest, longest = int(length.min(initial=0)), int(length.max(initial=0))
-        for at in [longest] if suffix else range(0, max(longest, 1), 8):
+        for at in range(0, max(longest, 1), 8):
             word = words[start + np.minimum(at, last)]
             word &= mask
-            word ^= value
-            word *= MIX
-            word ^= word >> np.uint64(29)
-            if suffix or at == 0 or at < shortest:  # every string has bytes from here
+            _mix(word, value)
+            if at == 0 or at < shortest:  # every string has bytes from here
                 value = word
             else:  # a string mixes in as many words as it has, whatever its neighbours
                 np.copyto(value, word, where=length > at)
-        if suffix:  # the length's bits and the word's reach the top bits, which make keys
-            value *= MIX
-            value ^= value >> np.uint64(32)
         prints[done:done + len(chunk)] = value
         done += len(chunk)
     return prints
 
 
+def suffix_words(column) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """Each string's last eight bytes (all of them when it is shorter, the word zero-padded at
+    the top) as a little-endian uint64, its length in bytes (int64), and a print of the two
+    (uint64): together the word and the length are the string itself when it is at most
+    eight bytes long, and strings sharing their ending and length share the print (a quarter
+    of :func:`fingerprints`' work for a ClueWeb docno). The print's top bits, which make
+    ``rankedu.trec.link``'s keys, are those of a product with an odd constant, which every bit
+    of the word and of the length reaches (Fibonacci hashing). Chunk by chunk, so that the
+    arrays stay in cache."""
+    suffixes, prints = (np.empty(len(column), dtype=np.uint64) for _ in range(2))
+    lengths, done = np.empty(len(column), dtype=np.int64), 0
+    for chunk in column.chunks:
+        words, start, length = _words(chunk)
+        word = words[start + np.maximum(length - 8, 0)]
+        word &= _LOW_BYTES[np.minimum(length, 8)]
+        suffixes[done:done + len(chunk)] = word
+        lengths[done:done + len(chunk)] = length
+        word ^= length.astype(np.uint64) * _LENGTH_MIX
+        np.multiply(word, MIX, out=prints[done:done + len(chunk)])
+        done += len(chunk)
+    return suffixes, lengths, prints
+
+
+def _mix(word: np.ndarray, value: np.ndarray) -> None:
+    """Mix ``value`` into ``word``, in place."""
+    word ^= value
+    word *= MIX
+    word ^= word >> np.uint64(29)
+
+
+def _words(chunk) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """The bytes of a chunk of an Arrow string column as unaligned little-endian 64-bit words,
+    one starting at every byte (eight zero bytes appended, so that a word may start at any of
+    its bytes), and each string's first byte and length."""
+    buffers = chunk.buffers()
+    offsets = _offsets(chunk)
+    first, end = int(offsets[0]), int(offsets[-1])
+    data = np.zeros(end - first + 8, dtype=np.uint8)
+    if buffers[2] is not None:
+        data[:end - first] = np.frombuffer(buffers[2], np.uint8)[first:end]
+    words = np.ndarray((len(data) - 7,), dtype="<u8", buffer=data, strides=(1,))
+    return words, offsets[:-1] - first, np.diff(offsets)
+
+
 # An odd 64-bit constant: multiplying by it is a bijection of uint64 that spreads the bits.
 MIX = np.uint64(0x9E3779B97F4A7C15)
+# Another, for a length mixed into a word: a different ending's word is never the length's.
+_LENGTH_MIX = np.uint64(0xC2B2AE3D27D4EB4F)
 _LOW_BYTES = np.array([(1 << (8 * n)) - 1 for n in range(9)], dtype=np.uint64)

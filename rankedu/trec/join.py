@@ -157,7 +157,9 @@ def _join(judged: _Table, run: _Table, queries: pd.Index, threshold: float, max_
     ``lines_needed``.
     """
     n_queries = len(queries)
-    run_query = _renumber(run, queries)
+    run_query = _renumber(run, queries)  # (builds the index's hash table: before the thread)
+    # Each query's relevant counts and ideal ranking, from the qrels alone, on the other core.
+    from_qrels = _fast_read.background(_from_qrels, judged, queries, threshold)
     kept = None if (run_query >= 0).all() else np.flatnonzero(run_query >= 0)
     if kept is None:
         query, judgment, score = run_query, run.judgment, run.values
@@ -181,17 +183,6 @@ def _join(judged: _Table, run: _Table, queries: pd.Index, threshold: float, max_
     del found
     # The grades as written only for a ranked list (they show negative grades); else in place.
     gain = np.maximum(grade, 0.0, out=None if lines_needed else grade)
-    judged_query = _renumber(judged, queries)
-    usable = np.flatnonzero(judged_query >= 0)
-
-    # Per query, from the qrels: the relevant count and the ideal ranking of the positive grades.
-    qrels_query, qrels_grade = judged_query[usable], judged.values[usable]
-    n_relevant = np.bincount(qrels_query[qrels_grade >= threshold], minlength=n_queries)
-    nonrelevant = (qrels_grade >= 0) & (qrels_grade < threshold)
-    n_nonrelevant = np.bincount(qrels_query[nonrelevant], minlength=n_queries)
-    positive = qrels_grade > 0
-    ideal = np.lexsort((-qrels_grade[positive], qrels_query[positive]))
-    ideal_query = qrels_query[positive][ideal]
     ranked = RankedRun(
         n_queries=n_queries,
         query=query,
@@ -199,16 +190,29 @@ def _join(judged: _Table, run: _Table, queries: pd.Index, threshold: float, max_
         gain=gain,
         relevant=relevant,
         judged=is_judged,
-        n_relevant=n_relevant,
-        n_nonrelevant=n_nonrelevant,
-        ideal_query=ideal_query,
-        ideal_rank=ranks_within(ideal_query),
-        ideal_gain=qrels_grade[positive][ideal],
         max_grade=max_grade,
         group=group,
         pooled=pooled,
+        **from_qrels.result(),
     )
     return _Joined(ranked, lines, grade if lines_needed else None)
+
+
+def _from_qrels(judged: _Table, queries: pd.Index, threshold: float) -> dict:
+    """The fields of a :class:`RankedRun` that the qrels alone give: per query of ``queries``,
+    the relevant and judged non-relevant counts and the ideal ranking of the positive grades."""
+    judged_query = _renumber(judged, queries)
+    usable = np.flatnonzero(judged_query >= 0)
+    qrels_query, qrels_grade = judged_query[usable], judged.values[usable]
+    n_relevant = np.bincount(qrels_query[qrels_grade >= threshold], minlength=len(queries))
+    nonrelevant = (qrels_grade >= 0) & (qrels_grade < threshold)
+    n_nonrelevant = np.bincount(qrels_query[nonrelevant], minlength=len(queries))
+    positive = qrels_grade > 0
+    ideal = np.lexsort((-qrels_grade[positive], qrels_query[positive]))
+    ideal_query = qrels_query[positive][ideal]
+    return {"n_relevant": n_relevant, "n_nonrelevant": n_nonrelevant,
+            "ideal_query": ideal_query, "ideal_rank": ranks_within(ideal_query),
+            "ideal_gain": qrels_grade[positive][ideal]}
 
 
 def _renumber(table: _Table, queries: pd.Index) -> np.ndarray:

@@ -9,7 +9,8 @@ always have equal prints, so no pair is missed; a pair that shares a print by ch
 comparison, never a wrong answer.
 
 The first print is cheap: a docno's length and its last eight bytes (``suffixes()``), which
-tell the documents of a real run apart. Lines that crowd one key anyway (three or more: docnos
+tell the documents of a real run apart, and are the docno itself when it has at most eight
+bytes (no string is then compared). Lines that crowd one key anyway (three or more: docnos
 sharing their ending, or one document listed many times) get a print of every byte
 (``prints(rows)``) and a second sort; whatever still crowds is settled by the docnos' exact
 classes (``classes(rows)``, equal numbers for equal docnos); a pair is compared by
@@ -50,13 +51,21 @@ class CodedDocnos:
 
 
 class ArrowDocnos:
-    """Docnos as an Arrow string column, from the fast reader."""
+    """Docnos as an Arrow string column, from the fast reader, with each one's suffix word and
+    length (``fast_read.suffix_words``): a docno of at most eight bytes is compared through
+    them, a longer one through its string when they agree."""
 
-    def __init__(self, column):
+    def __init__(self, column, parts: list[tuple] | None = None):
+        """``parts``: the suffix words of the column's parts, one after the other, when
+        they are known (``fast_read.parse`` computes them in the background)."""
         self.column = column
+        self.suffix, self.length, self._prints = (
+            _fast_read.suffix_words(column) if parts is None else
+            (np.concatenate(arrays) for arrays in zip(*parts)))
 
     def suffixes(self) -> np.ndarray:
-        return _fast_read.fingerprints(self.column, suffix=True)
+        prints, self._prints = self._prints, None  # the caller's to overwrite
+        return prints
 
     def prints(self, rows: np.ndarray) -> np.ndarray:
         if len(rows) > len(self.column) // 4:  # many: print the column as it lies, chunk by chunk
@@ -64,7 +73,11 @@ class ArrowDocnos:
         return _fast_read.fingerprints(_fast_read.rows_of(self.column, rows))
 
     def same(self, a: np.ndarray, b: np.ndarray) -> np.ndarray:
-        return _fast_read.same(self.column, a, b)
+        length = self.length[a]
+        equal = (length == self.length[b]) & (self.suffix[a] == self.suffix[b])
+        longer = np.flatnonzero(equal & (length > 8))
+        equal[longer] = _fast_read.same(self.column, a[longer], b[longer])
+        return equal
 
     def classes(self, rows: np.ndarray) -> np.ndarray:
         return pd.factorize(_fast_read.texts(self.column, rows))[0]

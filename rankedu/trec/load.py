@@ -21,6 +21,7 @@ import stat
 import sys
 import zlib
 from collections.abc import Mapping
+from concurrent.futures import Future
 from dataclasses import dataclass
 
 import numpy as np
@@ -81,6 +82,8 @@ class _Rows:
     values: np.ndarray  # float64
     origin: str
     skipped: np.ndarray | None = None  # a file's lines (from 1) that hold no record
+    # Arrow docnos: a future of their fast_read.suffix_words, computed in the background
+    suffixes: Future | None = None
 
 
 def _read_bytes(path, kind: str) -> tuple[bytes, str]:
@@ -147,7 +150,8 @@ def _read_file(path, kind: str, *, text: bool = False) -> tuple[pd.DataFrame | N
         origin = f"{kind} file {os.fspath(path)!r}"
     if parsed is not None:
         # Arrow took every line (it declines a file with a blank line): none was skipped.
-        return None, _Rows(*parsed, origin, np.zeros(0, dtype=np.int64))
+        qid, docno, values, suffixes = parsed
+        return None, _Rows(qid, docno, values, origin, np.zeros(0, dtype=np.int64), suffixes)
     # Splitting on one space is much faster than on the regex \s+. Where fields are separated
     # otherwise (two spaces, a space at the start of a line) it leaves an empty field, which
     # _parse catches, and the text is parsed again on \s+.
@@ -269,7 +273,8 @@ def _encode(*inputs: _Rows) -> list[_Table]:
         for rows in inputs:  # coded: the query ids' text is no longer needed
             rows.qid = None
         _fast_read.release()
-        docnos = _link.ArrowDocnos(_fast_read.joined([rows.docno for rows in inputs]))
+        docnos = _link.ArrowDocnos(_fast_read.joined([rows.docno for rows in inputs]),
+                                   [rows.suffixes.result() for rows in inputs])
     else:
         for rows in inputs:  # one input from a file, the other not: its columns become strings
             if not isinstance(rows.qid, np.ndarray):
