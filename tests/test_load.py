@@ -3,6 +3,7 @@ the docno order (how files are read is tested through read_run and read_qrels in
 test_files.py)."""
 
 import gzip
+import warnings
 
 import numpy as np
 import pandas as pd
@@ -22,6 +23,23 @@ pytestmark = pytest.mark.usefixtures("reader")
 def test_qrels_and_run_cannot_both_come_from_standard_input():
     with pytest.raises(ValueError, match="standard input"):
         _load_pair("-", "-")
+
+
+@pytest.mark.parametrize("call", ["evaluate", "ranked_list"])
+def test_a_document_listed_twice_is_the_error_reported_whatever_else_is_wrong(tmp_path, call):
+    # The link is found in the background while the run is ranked and the other checks run:
+    # their errors (a grade above max_grade, a judged query missing from the run, a query
+    # not in the run) and warnings (a run query without judgments) must not come first.
+    qrels, run = tmp_path / "qrels", tmp_path / "run"
+    qrels.write_text("q1 0 d1 5\nq2 0 d1 1\n")
+    run.write_text("q1 Q0 d1 1 1 t\nq1 Q0 d2 2 0.5 t\nq1 Q0 d1 3 0.2 t\nq3 Q0 x 1 1 t\n")
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")  # a warning given first would be raised instead
+        with pytest.raises(ValueError, match="line 3: document 'd1' is listed twice"):
+            if call == "evaluate":
+                rk.evaluate(qrels, run, ["ERR@5"], missing="error")
+            else:
+                rk.ranked_list(qrels, run, "q2")
 
 
 def test_a_pair_shares_its_query_ids_and_links_each_run_line_to_its_judgment(trec_case):
@@ -88,7 +106,7 @@ def test_links_and_repeats_are_found_as_a_dictionary_finds_them(tmp_path_factory
                 with pytest.raises(ValueError, match=(
                         f"{name}', line {line}: document '{pair[1]}' is listed twice for "
                         f"query '{pair[0]}'")):
-                    _load_pair(folder / "qrels", folder / "run")
+                    _load_pair(folder / "qrels", folder / "run")[1].judgment  # found meanwhile
                 return
             seen.add(pair)
     judged, ranking = _load_pair(folder / "qrels", folder / "run")

@@ -69,12 +69,12 @@ from rankedu.trec import fast_read as _fast_read
 from rankedu.trec import ties as _ties
 # DEFAULT_MAX_GRADE stays trec.DEFAULT_MAX_GRADE too (the command's help prints it).
 from rankedu.core.ranked import RankedRun
-from rankedu.core.validation import as_cutoff, as_threshold, one_of
+from rankedu.core.validation import as_cutoff, as_flag, as_threshold, one_of
 from rankedu.core.warn import warn_at_caller
 from rankedu.trec.diversity import evaluate_diversity, names_diversity
 from rankedu.trec.files import read_qrels, read_run
 from rankedu.trec.join import DEFAULT_MAX_GRADE, _join, _max_grade, _one_query
-from rankedu.trec.load import _load_pair, _Table
+from rankedu.trec.load import _load_pair, _Table, link_errors_first
 from rankedu.trec.measures import parse
 
 __all__ = ["QueryMismatchWarning", "TieInterval", "evaluate", "ranked_list", "read_qrels",
@@ -109,7 +109,6 @@ def _queries(judged: _Table, run: _Table, missing: str):
             f"trec_eval 10.0 does (exit status 4); 'skip' leaves them out as trec_eval 9.x "
             f"does, 'zero' scores them 0 (trec_eval -c)")
     queries = judged_qids if missing == "zero" else common
-    _warn_dropped(only_in_run, [] if missing == "zero" else only_in_qrels)
     return queries.sort_values(), only_in_run, only_in_qrels
 
 
@@ -353,11 +352,15 @@ def _prepare(qrels, run, measures, threshold, missing, max_grade, single_precisi
     one_of(missing, "missing", MISSING)
     one_of(ties, "ties", _ties.TIES)
     max_docs = as_cutoff(max_docs, "max_docs")
+    single_precision = as_flag(single_precision, "single_precision")
     judged, ranking = _load_pair(qrels, run)
-    max_grade = _max_grade(judged, max_grade, specs)
-    queries, only_in_run, only_in_qrels = _queries(judged, ranking, missing)
+    with link_errors_first(ranking):
+        max_grade = _max_grade(judged, max_grade, specs)
+        queries, only_in_run, only_in_qrels = _queries(judged, ranking, missing)
     joined = _join(judged, ranking, queries, threshold, max_grade, single_precision,
                    lines_needed=relstring is not None)
+    # (Once the link is found: a document listed twice is an error, before any warning.)
+    _warn_dropped(only_in_run, [] if missing == "zero" else only_in_qrels)
     attrs = {"only_in_run": only_in_run, "only_in_qrels": only_in_qrels}
     if relstring is not None:
         depth = relstring if max_docs is None else min(relstring, max_docs)

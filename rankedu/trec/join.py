@@ -19,7 +19,7 @@ from rankedu.core.ranked import RankedRun, ranks_within
 from rankedu.core.validation import as_flag, as_max_grade, as_threshold, one_of
 from rankedu.trec import fast_read as _fast_read
 from rankedu.trec import ties as _ties
-from rankedu.trec.load import _docno_order, _load_pair, _Table
+from rankedu.trec.load import _docno_order, _load_pair, _Table, link_errors_first
 from rankedu.trec.measures import QueryLists
 
 #: ERR's top grade unless ``max_grade`` is given: gdeval's and ir_measures' default.
@@ -152,28 +152,28 @@ def _join(judged: _Table, run: _Table, queries: pd.Index, threshold: float, max_
           single_precision: bool, *, lines_needed: bool = False) -> _Joined:
     """Rank the run's lines of ``queries`` and look up each document's judgment.
 
-    ``run.judgment`` is each run line's row of ``judged`` (``rankedu.trec.load._load_pair``).
-    ``lines``, the run table's position of each ranked document, is computed only when
-    ``lines_needed``.
+    ``run.judgment`` is each run line's row of ``judged`` (``rankedu.trec.load._load_pair``),
+    read once the run is ranked (the link may still be under way). ``lines``, the run table's
+    position of each ranked document, is computed only when ``lines_needed``.
+    ``single_precision`` is a bool (checked by the caller, before the files are read).
     """
     n_queries = len(queries)
-    run_query = _renumber(run, queries)  # (builds the index's hash table: before the thread)
-    # Each query's relevant counts and ideal ranking, from the qrels alone, on the other core.
-    from_qrels = _fast_read.background(_from_qrels, judged, queries, threshold)
+    run_query = _renumber(run, queries)
     kept = None if (run_query >= 0).all() else np.flatnonzero(run_query >= 0)
-    if kept is None:
-        query, judgment, score = run_query, run.judgment, run.values
-    else:
-        query, judgment, score = run_query[kept], run.judgment[kept], run.values[kept]
-    if as_flag(single_precision, "single_precision"):
+    query, score = (run_query, run.values) if kept is None else (run_query[kept],
+                                                                  run.values[kept])
+    if single_precision:
         score = score.astype(np.float32).astype(np.float64)
     order, query, group = _rank_order(query, score, run, kept)
     lines = None
     if lines_needed:
         lines = order.apply(np.arange(len(run_query)) if kept is None else kept)
+    from_qrels = _from_qrels(judged, queries, threshold)
 
     # The judgment of each retrieved document (a query the run and the qrels share): the rows
-    # put in rank order, the one array moved, and a grade 0 (the appended one) for row -1.
+    # (found meanwhile in the background) put in rank order, the one array moved, and a grade
+    # 0 (the appended one) for row -1.
+    judgment = run.judgment if kept is None else run.judgment[kept]
     judgment = order.apply(judgment)
     found = judgment >= 0
     grade = np.append(judged.values, 0.0)[judgment]
@@ -193,7 +193,7 @@ def _join(judged: _Table, run: _Table, queries: pd.Index, threshold: float, max_
         max_grade=max_grade,
         group=group,
         pooled=pooled,
-        **from_qrels.result(),
+        **from_qrels,
     )
     return _Joined(ranked, lines, grade if lines_needed else None)
 
@@ -257,13 +257,15 @@ def _one_query(qrels, run, qid, *, threshold=1, max_grade=None, single_precision
     (its ranked-list frame, its per-list inputs, the joined arrays)."""
     threshold = as_threshold(threshold)
     one_of(ties, "ties", ("trec_eval", "optimistic", "pessimistic"))
+    single_precision = as_flag(single_precision, "single_precision")
     judged, ranking = _load_pair(qrels, run)
-    max_grade = _max_grade(judged, max_grade, specs)
     qid = str(qid)
-    for table, name in ((judged, "qrels"), (ranking, "run")):
-        # The two tables share one vocabulary of qids: look for the query's rows.
-        if qid not in table.qids or not (table.qid_codes == table.qids.get_loc(qid)).any():
-            raise ValueError(f"qid: query {qid!r} is not in the {name}")
+    with link_errors_first(ranking):
+        max_grade = _max_grade(judged, max_grade, specs)
+        for table, name in ((judged, "qrels"), (ranking, "run")):
+            # The two tables share one vocabulary of qids: look for the query's rows.
+            if qid not in table.qids or not (table.qid_codes == table.qids.get_loc(qid)).any():
+                raise ValueError(f"qid: query {qid!r} is not in the {name}")
     joined = _join(judged, ranking, pd.Index([qid]), threshold, max_grade, single_precision,
                    lines_needed=True)
     lines, grade, ranked = joined.lines, joined.grade, joined.ranked

@@ -12,6 +12,7 @@ of strings); ``_docno_order`` orders docnos only where they break ties (``ranked
 from __future__ import annotations
 
 import codecs
+import contextlib
 import csv
 import gzip
 import io
@@ -61,8 +62,18 @@ class _Table:
     values: np.ndarray  # float64: scores of a run, grades of qrels
     origin: str  # how messages name the input: "run file 'x.run'", "qrels", ...
     skipped: np.ndarray | None = None  # a file's lines (from 1) that hold no record
-    # a run's: the row of the qrels table with its query and docno, -1 if none (_load_pair)
-    judgment: np.ndarray | None = None
+    # a run's: the row of the qrels table with its query and docno, -1 if none (_load_pair);
+    # its Future while the link is found in the background
+    _judgment: np.ndarray | Future | None = None
+
+    @property
+    def judgment(self) -> np.ndarray | None:
+        """A run's row of the qrels table for each line (-1: none), once ``_load_pair``'s
+        link is found: reading it waits for the link and raises what the link found (a
+        document listed twice)."""
+        if isinstance(self._judgment, Future):
+            self._judgment = self._judgment.result()
+        return self._judgment
 
     def docnos(self, rows: np.ndarray) -> np.ndarray:
         """The docnos of ``rows`` (in any order) as an object array of str."""
@@ -265,9 +276,11 @@ def _rows(source, kind: str, name: str) -> _Rows:
                     f"got {type(source).__name__}")
 
 
-def _encode(*inputs: _Rows) -> list[_Table]:
+def _encode(*inputs: _Rows, wait: bool = True) -> list[_Table]:
     """Each input as a table, with one vocabulary of query ids, checked for a document listed
-    twice for a query; with two inputs, the second's ``judgment`` links it to the first."""
+    twice for a query; with two inputs, the second's ``judgment`` links it to the first.
+    ``wait=False``: the link and the check go on in the background, and reading
+    ``judgment`` waits for them (and raises what they found)."""
     if inputs and not any(isinstance(rows.docno, np.ndarray) for rows in inputs):
         qid_codes, qids = _fast_read.string_codes(_fast_read.joined([rows.qid for rows in inputs]))
         for rows in inputs:  # coded: the query ids' text is no longer needed
@@ -293,14 +306,34 @@ def _encode(*inputs: _Rows) -> list[_Table]:
     sizes = np.cumsum([0] + [len(rows.values) for rows in inputs])
     tables = [_Table(qid_codes[start:stop], qids, rows.docno, rows.values, rows.origin,
                      rows.skipped) for rows, start, stop in zip(inputs, sizes[:-1], sizes[1:])]
-    judgment, repeat = _link.link([len(rows.values) for rows in inputs], qid_codes, docnos,
-                                  len(qids))
+    arguments = (tables, qid_codes, docnos, len(qids))
+    judgment = _linked(*arguments) if wait else _fast_read.background(_linked, *arguments)
+    if len(tables) == 2:
+        tables[1]._judgment = judgment
+    return tables
+
+
+def _linked(tables: list[_Table], qid_codes: np.ndarray, docnos, n_qids: int
+            ) -> np.ndarray | None:
+    """The last table's row of the first for each of its lines (None for one table), after
+    checking that no table lists a document twice for a query."""
+    judgment, repeat = _link.link([len(table.values) for table in tables], qid_codes, docnos,
+                                  n_qids)
     if repeat is not None:
         table, row = tables[repeat[0]], repeat[1]
         _raise_twice(table, row, str(table.docnos(np.array([row]))[0]))
-    if len(tables) == 2:
-        tables[1].judgment = judgment
-    return tables
+    return judgment
+
+
+@contextlib.contextmanager
+def link_errors_first(ranking: _Table):
+    """For the callers of :func:`_load_pair`: an error of the block is raised after the link's
+    own (a document listed twice), which the block's checks did not wait for."""
+    try:
+        yield
+    except ValueError:
+        ranking.judgment  # waits for the link, and raises what it found
+        raise
 
 
 def _raise_twice(table: _Table, row: int, docno: str):
@@ -313,10 +346,15 @@ def _raise_twice(table: _Table, row: int, docno: str):
 @_fast_read.small_pages()
 def _load_pair(qrels, run) -> tuple[_Table, _Table]:
     """The judgments and the run as tables sharing one vocabulary of query ids (``judged.qids
-    is ranking.qids``); ``ranking.judgment`` gives each run line's row of ``judged``."""
+    is ranking.qids``); ``ranking.judgment`` gives each run line's row of ``judged``.
+
+    The link, and the check that neither input lists a document twice for a query, go on in
+    the background: the caller ranks the run meanwhile, reads ``ranking.judgment`` when it
+    needs it, and runs its own checks under :func:`link_errors_first`."""
     if all(isinstance(source, str) and source == STDIN for source in (qrels, run)):
         raise ValueError("qrels and run cannot both be read from standard input ('-')")
-    judged, ranking = _encode(_rows(qrels, "qrels", "qrels"), _rows(run, "run", "run"))
+    judged, ranking = _encode(_rows(qrels, "qrels", "qrels"), _rows(run, "run", "run"),
+                              wait=False)
     return judged, ranking
 
 
