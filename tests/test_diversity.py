@@ -115,6 +115,39 @@ def test_d_sharp_ndcg_is_gamma_irec_plus_d_ndcg():
     assert value == pytest.approx(expected, abs=1e-12)
 
 
+def test_d_sharp_ndcg_equals_its_definition_computed_by_hand():
+    # Sakai and Song's (2011) definitions, computed here without rankedu: no published worked
+    # example with numbers was found to check against, so this is an independent computation
+    # of GG(d) = Σ_t P(t|q) g_t(d), D-nDCG@k = Σ_{r<=k} GG(r)/log2(r+1) over the same sum for
+    # the pool sorted by GG (cut at k; the whole pool without k), I-rec@k = the share of the
+    # intents with a grade > 0 in the top k, and D#-nDCG = γ I-rec + (1 - γ) D-nDCG.
+    weights = {"car": 0.6, "cat": 0.3, "os": 0.1}
+    ranking = [{"car": 2}, {"car": 1}, {"cat": 2}, {}, {"cat": 1, "car": 1}]
+    pool = [*ranking, {"os": 2, "cat": 1}, {"os": 1}]
+
+    def gg(grades):
+        return sum(weights[t] * g for t, g in grades.items())
+
+    def by_hand(k, gamma):
+        depth = len(ranking) if k is None else k
+        dcg = sum(gg(d) / math.log2(r + 2) for r, d in enumerate(ranking[:depth]))
+        ideal = sorted(map(gg, pool), reverse=True)[:k]
+        idcg = sum(g / math.log2(r + 2) for r, g in enumerate(ideal))
+        covered = {t for d in ranking[:depth] for t, g in d.items() if g > 0}
+        return gamma * len(covered) / len(weights) + (1 - gamma) * dcg / idcg
+
+    for k in (1, 3, 5, 7, None):
+        for gamma in (0.5, 0.2):
+            value = rk.d_sharp_ndcg(ranking, k=k, pool=pool, gamma=gamma, weights=weights,
+                                    intents=list(weights))
+            assert value == pytest.approx(by_hand(k, gamma), abs=1e-12), (k, gamma)
+    # The step table's columns are rk.ndcg's running share and subtopic recall.
+    table = rk.explain.d_sharp_ndcg(ranking, k=3, pool=pool, weights=weights,
+                                    intents=list(weights)).table
+    assert table["I-rec@i"].tolist() == [rk.subtopic_recall(
+        [set(d) for d in ranking], k=i, intents=list(weights)) for i in (1, 2, 3)]
+
+
 def test_bad_input_names_the_argument():
     with pytest.raises(ValueError, match="subtopics"):
         rk.alpha_ndcg(np.array([[2, 0]]))
