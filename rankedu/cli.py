@@ -67,11 +67,17 @@ from rankedu.trec.evaluate import DEFAULT_MAX_GRADE, MISSING, evaluate, summary
 from rankedu.trec.files import STDIN, read_qrels
 from rankedu.trec.measures import MEASURES, parse
 from rankedu.trec.report import run_tag, trec_eval_report
+from rankedu.trec.diversity import CONVENTIONS
+from rankedu.trec.diversity import MEASURES as DIVERSITY
+from rankedu.trec.diversity import is_diversity
 from rankedu.trec.ties import TIES
 
 __all__ = ["main"]
 
-_MEASURE_HELP = "; ".join(f"{m.usage}: {m.description}" for m in MEASURES.values())
+_MEASURE_HELP = "; ".join(f"{m.usage}: {m.description}" for m in MEASURES.values()) + (
+    ". On subtopic qrels (qid subtopic docno rel), the diversity measures, which mix with no "
+    "other measure and take -l and --conventions only: " + "; ".join(
+        f"{m.usage}: {m.description}" for m in DIVERSITY.values()))
 _NOT_AVERAGED = ", ".join(m.name for m in MEASURES.values() if m.average is None)
 
 
@@ -85,7 +91,9 @@ COMPARE_FORMATS = ("text", "markdown", "csv", "json", "latex")
 #: The command's option for each Python keyword that a message of the library may name.
 FLAGS = {"missing": "--missing", "ties": "--ties", "max_grade": "--max-grade",
          "threshold": "-l", "measures": "-m", "explain.query": "rankedu explain",
-         "baseline": "--baseline", "alpha": "--alpha", "seed": "--seed"}
+         "baseline": "--baseline", "alpha": "--alpha", "seed": "--seed",
+         "conventions": "--conventions", "max_docs": "-M", "single_precision":
+         "--single-precision"}
 # A keyword with its value (missing='zero', max_grade=3, max_grade=), or a keyword as the
 # subject of a message (threshold must ..., measures: ...); explain.query wherever it stands.
 _KEYWORD = re.compile(
@@ -173,6 +181,8 @@ def _files_after_measures(argv: list[str], missing: list[str], many: bool) -> li
 
 
 def _is_measure(token: str) -> bool:
+    if is_diversity(token):
+        return True
     try:
         parse([token])
     except ValueError:
@@ -214,6 +224,11 @@ def _parser(command_parser=_Parser) -> argparse.ArgumentParser:
 
     def common(sub, measures_required=True):
         judged(sub, measures_required=measures_required)
+        sub.add_argument("--conventions", choices=CONVENTIONS, default=None,
+                         help="the diversity measures' conventions: ndeval's (the default; "
+                         "what pyndeval 0.0.8 and ir_measures 0.4.3 compute: ties by docno "
+                         "ascending, cutoffs up to 20, ERR_IA divided by its ideal ideal) or "
+                         "the papers' (textbook); an error with other measures")
         sub.add_argument("--max-grade", type=float, default=None, metavar="G",
                          help=f"ERR's top grade (default {DEFAULT_MAX_GRADE}, as gdeval and "
                          "ir_measures; with ERR, a larger grade in the qrels is an error)")
@@ -437,7 +452,8 @@ def _run(args, out) -> None:
         _compare(args, out)
         return
     options = {"threshold": args.threshold, "max_grade": args.max_grade,
-               "single_precision": args.single_precision, "ties": args.ties}
+               "single_precision": args.single_precision, "ties": args.ties,
+               "conventions": args.conventions}
     if args.command == "evaluate":
         options.update(missing=args.missing or "skip", max_docs=args.max_docs)
         measures = args.measures or ["official"]

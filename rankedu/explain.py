@@ -31,6 +31,7 @@ import pandas as pd
 from rankedu._public import public_modules as _public_modules
 from rankedu.core.steps import Steps, steps_of
 from rankedu.metrics import classification as _classification
+from rankedu.trec import diversity as _diversity
 from rankedu.trec import ties as _ties
 from rankedu.trec.join import _one_query
 from rankedu.trec.measures import parse
@@ -155,7 +156,7 @@ def confusion_matrix(y_true, y_pred) -> Explanation:
 
 
 def query(qrels, run, qid, measure, *, threshold=1, max_grade=None, single_precision=False,
-          ties="trec_eval"):
+          ties="trec_eval", conventions=None):
     """Explain one query's value of a measure of :func:`rankedu.evaluate`, step by step.
 
     The query's documents are ranked as ``evaluate`` (and trec_eval) ranks them; the measure's
@@ -178,6 +179,14 @@ def query(qrels, run, qid, measure, *, threshold=1, max_grade=None, single_preci
     ties : {"trec_eval", "optimistic", "pessimistic"}, default "trec_eval"
         The order of tied documents, as for :func:`rankedu.evaluate`. ``"average"`` is a mean
         over many orders, not one list to explain: a ValueError naming ``ties``.
+    conventions : {"ndeval", "textbook"}, optional
+        For the diversity measures (``alpha_nDCG@k``, ``ERR_IA@k``, ``NRBP``, ``P_IA@k``,
+        ``StRecall@k``) only, as for :func:`rankedu.evaluate`: ndeval's (None, the default)
+        or the papers'. Their ``qrels`` are subtopic qrels; the tables are those of the
+        per-list function (``rk.explain.alpha_ndcg``, ...) on the query's intents, named by
+        their subtopics, and for ndeval's ERR_IA a last table divides by its "ideal ideal".
+        The ranking's ``intents`` column holds each document's intents; ``threshold`` is the
+        subtopic grade that is relevant, and the other options are refused.
 
     Returns
     -------
@@ -240,6 +249,19 @@ def query(qrels, run, qid, measure, *, threshold=1, max_grade=None, single_preci
     else:
         raise TypeError(f"measure must be a measure name (a str) or a list of them, got "
                         f"{type(measure).__name__}")
+    if _diversity.names_diversity(names):
+        _diversity.refuse_options(query, max_grade=max_grade,
+                                  single_precision=single_precision, ties=ties)
+        explained = _diversity.explain_query(
+            qrels, run, qid, names, threshold=threshold,
+            conventions="ndeval" if conventions is None else conventions)
+        explanations = {}
+        for name, (value, tables, ranking) in explained.items():
+            explanation = Explanation._from_steps(f"{name} of query {qid}", Steps(value, tables))
+            explanation.tables["ranking"] = ranking.copy()
+            explanations[name] = explanation
+        return explanations[names[0]] if isinstance(measure, str) else explanations
+    _diversity.refuse_conventions(conventions, names)
     specs = parse(names)
     if ties == "average":
         raise ValueError("ties: explain.query shows one order of the tied documents; "

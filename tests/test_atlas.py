@@ -170,3 +170,23 @@ def test_recbole_s_conventions_are_rankedu_s_functions_with_their_denominators(s
     assert atlas._recbole_gini(counts, 9) == pytest.approx(rk.gini(counts + [0, 0, 0]))
     assert atlas._recbole_entropy(counts) == pytest.approx(
         rk.entropy(counts, base=math.e) / len(counts))
+
+
+def test_ndeval_rows_agree_with_pyndeval_and_ir_measures_and_part_from_the_textbook():
+    table = atlas.diversity_conventions().set_index("convention")
+    for convention, row in table.iterrows():
+        ours, theirs = row["rankedu (ndeval)"], [row["pyndeval"], row["ir_measures"]]
+        for cell in theirs:
+            assert atlas._same(cell, ours, 1e-12), (convention, cell, ours)
+    textbook = table["rankedu (textbook)"]
+    differs = {c for c in table.index if not atlas._same(textbook[c], table.at[c, "pyndeval"])}
+    assert differs == {"tie order", "cutoff above 20", "ERR-IA normalisation",
+                       "ERR-IA at k = 1"}
+    # ndeval's ERR-IA@5 is the textbook's over α Σ_{i<=5} (1-α)^(i-1)/i (α = 0.5), and at
+    # k = 1 the textbook's times S / α for the worked example's S = 3 intents.
+    bound = sum(0.5 * 0.5 ** i / (i + 1) for i in range(5))
+    assert table.at["ERR-IA normalisation", "pyndeval"] == pytest.approx(
+        textbook["ERR-IA normalisation"] / bound, abs=1e-12)
+    assert table.at["ERR-IA at k = 1", "pyndeval"] == pytest.approx(
+        textbook["ERR-IA at k = 1"] * 3 / 0.5, abs=1e-12)
+    assert str(table.at["cutoff above 20", "pyndeval"]).startswith("error")

@@ -2,14 +2,23 @@
 the chapter prints, independent computations (brute force, rk.err, a hand-written α-DCG) and
 pyndeval 0.0.8 (ndeval v4.5) and ir_measures 0.4.3 on generated subtopic qrels and runs."""
 
+import csv
+import gzip
+import inspect
+import io
 import itertools
+import json
 import math
+import re
+import sys
 
 import numpy as np
 import pandas as pd
 import pytest
 
 import rankedu as rk
+from rankedu.cli import main
+from rankedu.trec.diversity import MEASURES as DECLARED
 
 # The research notes' example: d1 in {1, 2}, d2 {1}, d3 {3}, d4 {1}, d5 {2, 3}, d6 judged 0;
 # the run ranks d2 > d4 > d1 > d6 > d3 > d5.
@@ -106,6 +115,39 @@ def test_d_sharp_ndcg_is_gamma_irec_plus_d_ndcg():
     assert value == pytest.approx(expected, abs=1e-12)
 
 
+def test_d_sharp_ndcg_equals_its_definition_computed_by_hand():
+    # Sakai and Song's (2011) definitions, computed here without rankedu: no published worked
+    # example with numbers was found to check against, so this is an independent computation
+    # of GG(d) = Σ_t P(t|q) g_t(d), D-nDCG@k = Σ_{r<=k} GG(r)/log2(r+1) over the same sum for
+    # the pool sorted by GG (cut at k; the whole pool without k), I-rec@k = the share of the
+    # intents with a grade > 0 in the top k, and D#-nDCG = γ I-rec + (1 - γ) D-nDCG.
+    weights = {"car": 0.6, "cat": 0.3, "os": 0.1}
+    ranking = [{"car": 2}, {"car": 1}, {"cat": 2}, {}, {"cat": 1, "car": 1}]
+    pool = [*ranking, {"os": 2, "cat": 1}, {"os": 1}]
+
+    def gg(grades):
+        return sum(weights[t] * g for t, g in grades.items())
+
+    def by_hand(k, gamma):
+        depth = len(ranking) if k is None else k
+        dcg = sum(gg(d) / math.log2(r + 2) for r, d in enumerate(ranking[:depth]))
+        ideal = sorted(map(gg, pool), reverse=True)[:k]
+        idcg = sum(g / math.log2(r + 2) for r, g in enumerate(ideal))
+        covered = {t for d in ranking[:depth] for t, g in d.items() if g > 0}
+        return gamma * len(covered) / len(weights) + (1 - gamma) * dcg / idcg
+
+    for k in (1, 3, 5, 7, None):
+        for gamma in (0.5, 0.2):
+            value = rk.d_sharp_ndcg(ranking, k=k, pool=pool, gamma=gamma, weights=weights,
+                                    intents=list(weights))
+            assert value == pytest.approx(by_hand(k, gamma), abs=1e-12), (k, gamma)
+    # The step table's columns are rk.ndcg's running share and subtopic recall.
+    table = rk.explain.d_sharp_ndcg(ranking, k=3, pool=pool, weights=weights,
+                                    intents=list(weights)).table
+    assert table["I-rec@i"].tolist() == [rk.subtopic_recall(
+        [set(d) for d in ranking], k=i, intents=list(weights)) for i in (1, 2, 3)]
+
+
 def test_bad_input_names_the_argument():
     with pytest.raises(ValueError, match="subtopics"):
         rk.alpha_ndcg(np.array([[2, 0]]))
@@ -133,10 +175,10 @@ def generated(seed, queries=40):
     return qrels, run
 
 
-MEASURES = {"alpha_nDCG@5": "alpha-nDCG@5", "alpha_nDCG@20": "alpha-nDCG@20",
-            "ERR_IA@1": "ERR-IA@1", "ERR_IA@10": "ERR-IA@10", "NRBP": "NRBP",
-            "P_IA@5": "P-IA@5", "P_IA@20": "P-IA@20", "StRecall@3": "strec@3",
-            "StRecall@10": "strec@10"}
+# Every declared measure, at the cutoffs ndeval computes (ERR_IA@1 is its special case), named
+# as rk.evaluate and as pyndeval write them: the declarations give both names.
+MEASURES = {f"{m.name}@{k}" if m.cutoff else m.name: m.ndeval_name(k if m.cutoff else None)
+            for m in DECLARED.values() for k in (1, 5, 20)}
 
 
 @pytest.mark.parametrize("seed", [0, 1, 2])
@@ -197,3 +239,180 @@ def test_evaluate_hands_diversity_measures_to_ndevals_conventions():
         rk.evaluate(*frames, ["alpha_nDCG@5", "P@5"])
     with pytest.raises(ValueError, match="ties"):
         rk.evaluate(*frames, ["NRBP"], ties="average")
+
+
+def frames(qrels, run):
+    return (pd.DataFrame(qrels, columns=["qid", "subtopic", "docno", "rel"]),
+            pd.DataFrame(run, columns=["qid", "docno", "score"]))
+
+
+def independent_lists(qrels, run, qid, descending):
+    """One query's intents per rank, its pool and its intents, built from the tuples without
+    rankedu: ties by docno descending (trec_eval, textbook) or ascending (ndeval)."""
+    relevant = {(d, t) for q, t, d, r in qrels if q == qid and r >= 1}
+    intents = sorted({t for _, t in relevant})
+    docs = [(d, s) for q, d, s in run if q == qid]
+    docs.sort(key=lambda pair: pair[0], reverse=descending)
+    docs.sort(key=lambda pair: -pair[1])
+    pool_docs = sorted({d for q, _, d, _ in qrels if q == qid}, reverse=True)
+    return ([{t for t in intents if (d, t) in relevant} for d, _ in docs],
+            [{t for t in intents if (d, t) in relevant} for d in pool_docs], intents)
+
+
+@pytest.mark.parametrize("conventions", ["textbook", "ndeval"])
+def test_every_declared_measure_equals_its_per_list_function_per_query(conventions):
+    # The registry's common test for the diversity declarations: rk.evaluate (ties, cutoffs
+    # past the end and k = 30 with the textbook's conventions) against the declared per-list
+    # function on lists built independently; ndeval's ERR_IA divided by its ideal ideal.
+    qrels, run = generated(13, queries=12)
+    cutoffs = (1, 3, 30) if conventions == "textbook" else (1, 3, 20)
+    names = {f"{m.name}@{k}" if m.cutoff else m.name: (m, k if m.cutoff else None)
+             for m in DECLARED.values() for k in cutoffs}
+    result = rk.evaluate(*frames(qrels, run), list(names), conventions=conventions)
+    assert len(result) == len({q for q, *_ in run} & {q for q, *_ in qrels})
+    for qid in result.index:
+        listed, pool, intents = independent_lists(qrels, run, qid,
+                                                  descending=conventions == "textbook")
+        for name, (measure, k) in names.items():
+            arguments = {"subtopics": listed, "intents": intents, "k": k, "pool": pool}
+            accepted = set(inspect.signature(measure.function).parameters)
+            expected = measure.function(**{a: v for a, v in arguments.items()
+                                           if a in accepted}) if intents else 0.0
+            if measure.name == "ERR_IA" and conventions == "ndeval" and intents:
+                # ndeval: Σ_t Σ_i J (1-α)^c / i over S Σ_i (1-α)^(i-1) / i; at k = 1 the
+                # sum over the intents, undivided (α = 0.5).
+                expected /= (0.5 / len(intents) if k == 1 else
+                             0.5 * sum(0.5 ** i / (i + 1) for i in range(k)))
+            assert result.loc[qid, name] == pytest.approx(expected, abs=1e-12), (qid, name)
+
+
+@pytest.mark.parametrize("conventions", [None, "textbook"])
+def test_explain_query_gives_evaluates_value_with_its_tables(conventions):
+    qrels, run = generated(21, queries=6)
+    names = list(MEASURES)
+    values = rk.evaluate(*frames(qrels, run), names, conventions=conventions)
+    for qid in values.index[:3]:
+        explained = rk.explain.query(*frames(qrels, run), qid, names, conventions=conventions)
+        for name, explanation in explained.items():
+            assert explanation.value == values.loc[qid, name], (qid, name)
+            ranking = explanation.tables["ranking"]
+            assert list(ranking.columns) == ["rank", "docno", "score", "intents"]
+            if name.startswith("ERR_IA") and conventions is None:
+                last = explanation.tables["ndeval's normalisation"][name].iloc[-1]
+            else:
+                table = explanation.table
+                last = table[[c for c in table.columns if c.endswith("@i")][-1]].iloc[-1]
+            assert last == pytest.approx(explanation.value, abs=1e-12), (qid, name)
+    with pytest.raises(ValueError, match="^qid: the qrels have no query 'nope'"):
+        rk.explain.query(*frames(qrels, run), "nope", "NRBP")
+    with pytest.raises(ValueError, match="^qid: the run has no query 'q1'"):
+        rk.explain.query(*frames(qrels, [line for line in run if line[0] != "q1"]), "q1",
+                         "NRBP")
+
+
+def test_options_and_mixing_are_errors_naming_the_argument():
+    qrels, run = frames(*generated(3, queries=4))
+    with pytest.raises(ValueError, match="^conventions: only the diversity measures"):
+        rk.evaluate(qrels, run, ["P@5"], conventions="textbook")
+    with pytest.raises(ValueError, match="^conventions: only the diversity measures"):
+        rk.explain.query({"q": {"a": 1}}, {"q": {"a": 1.0}}, "q", "P@1",
+                         conventions="ndeval")
+    with pytest.raises(ValueError, match="^conventions must be one of"):
+        rk.evaluate(qrels, run, ["NRBP"], conventions="trec_eval")
+    with pytest.raises(ValueError, match="^measures: the diversity measures .* cannot be "
+                                         "mixed"):
+        rk.evaluate(qrels, run, ["NRBP", "AP"])
+    with pytest.raises(ValueError, match=r"^ties='optimistic': not an option of the div"):
+        rk.explain.query(qrels, run, "q0", "NRBP", ties="optimistic")
+    for written, meant in [("alpha_ndcg@10", "alpha_nDCG@10"), ("ERR-IA@5", "ERR_IA@5"),
+                           ("strec@10", "StRecall@10"), ("nrbp", "NRBP")]:
+        with pytest.raises(ValueError, match=f"did you mean '{meant}'"):
+            rk.evaluate(qrels, run, [written])
+
+
+def write_files(tmp_path, qrels, run):
+    qrels_path, run_path = tmp_path / "subtopics.qrels", tmp_path / "r.run"
+    qrels_path.write_text("# subtopic judgments\n" + "".join(
+        f"{q} {t} {d} {r}\n" for q, t, d, r in qrels))
+    run_path.write_text("".join(f"{q} Q0 {d} {i} {s} tag\n"
+                                for i, (q, d, s) in enumerate(run, start=1)))
+    return str(qrels_path), str(run_path)
+
+
+@pytest.mark.parametrize("form", ["csv", "json", "jsonl", "trec_eval"])
+def test_the_command_line_prints_evaluates_values_in_every_format(tmp_path, capsys, form):
+    qrels, run = generated(4, queries=5)
+    paths = write_files(tmp_path, qrels, run)
+    names = ["alpha_nDCG@10", "ERR_IA@5", "NRBP", "P_IA@5", "StRecall@10"]
+    for conventions in ("ndeval", "textbook"):
+        expected = rk.evaluate(*frames(qrels, run), names, conventions=conventions)
+        assert main(["evaluate", *paths, "-m", *names, "-q", "--format", form,
+                     "--conventions", conventions]) == 0
+        out = capsys.readouterr().out
+        if form == "csv":
+            rows = {row["qid"]: row for row in csv.DictReader(io.StringIO(out))}
+            got = {(q, n): float(rows[q][n]) for q in expected.index for n in names}
+            means = {n: float(rows["all"][n]) for n in names}
+        elif form == "json":
+            data = json.loads(out)
+            got = {(q, n): data["queries"][q][n] for q in expected.index for n in names}
+            means = data["all"]
+        elif form == "jsonl":
+            rows = {row["qid"]: row for row in map(json.loads, out.splitlines())}
+            got = {(q, n): rows[q][n] for q in expected.index for n in names}
+            means = rows["all"]
+        else:
+            lines = [line.split("\t") for line in out.splitlines()]
+            printed = {(q, n.strip()): float(v) for n, q, v in lines if n.strip() in names}
+            got = {key: printed[key] for key in itertools.product(expected.index, names)}
+            means = {n: printed[("all", n)] for n in names}
+        tolerance = 0.5e-4 if form == "trec_eval" else 0.0
+        for (qid, name), value in got.items():
+            assert value == pytest.approx(expected.loc[qid, name], abs=tolerance)
+        for name in names:
+            assert means[name] == pytest.approx(expected[name].mean(), abs=tolerance)
+
+
+def test_the_command_line_explains_and_refuses_what_it_cannot_do(tmp_path, capsys):
+    qrels, run = generated(4, queries=3)
+    paths = write_files(tmp_path, qrels, run)
+    value = float(rk.evaluate(*frames(qrels, run), ["ERR_IA@5"]).loc["q0", "ERR_IA@5"])
+    assert main(["explain", *paths, "q0", "-m", "ERR_IA@5", "--top", "3"]) == 0
+    out = capsys.readouterr().out
+    assert "ndeval's normalisation" in out and out.rstrip().endswith(f"= {value!r}")
+    for argv, message in [
+        (["-m", "ERR_IA@5", "P@5"], "-m: the diversity measures"),
+        (["-m", "P@5", "--conventions", "textbook"], "--conventions: only the diversity"),
+        (["-m", "NRBP", "--ties", "average"], "--ties average: not an option"),
+        (["-m", "ERR_IA@30"], "use --conventions textbook"),
+        (["-m", "alpha-nDCG@5"], "did you mean 'alpha_nDCG@5'"),
+    ]:
+        assert main(["evaluate", *paths, *argv]) == 2
+        assert message in capsys.readouterr().err, argv
+    assert main(["evaluate", "-m", "NRBP", *paths]) == 0  # -m just before the files
+    assert "StRecall@k" in rk.cli._parser().format_help()
+
+
+def test_read_subtopic_qrels_reads_as_read_qrels_does(tmp_path, monkeypatch):
+    text = "# topic 1\nq1 1 d1 1\n\n  # a note\nq1 2 d1 0\nq2 1 d3 2\n"
+    path = tmp_path / "s.qrels"
+    path.write_text(text)
+    expected = pd.DataFrame({"qid": ["q1", "q1", "q2"], "subtopic": ["1", "2", "1"],
+                             "docno": ["d1", "d1", "d3"], "rel": [1, 0, 2]})
+    pd.testing.assert_frame_equal(rk.read_subtopic_qrels(path), expected)
+    zipped = tmp_path / "s.qrels.gz"
+    zipped.write_bytes(gzip.compress(text.encode()))
+    pd.testing.assert_frame_equal(rk.read_subtopic_qrels(zipped), expected)
+    monkeypatch.setattr(sys, "stdin", io.TextIOWrapper(io.BytesIO(text.encode())))
+    pd.testing.assert_frame_equal(rk.read_subtopic_qrels("-"), expected)
+    for content, message in [
+        (b"q1 1 d1 1\nq1 1 d1\n", "line 2: malformed line (expected 4 fields"),
+        (b"q1 1 d1 1\nq1 1 d1 1.5\n", "line 2: malformed line (the relevance grade"),
+        (b"q1 1 d1 1\n# c\nq1 2 d1 1\nq1 1 d1 0\n", "line 4: document 'd1' is judged "
+                                                      "twice for query 'q1' and subtopic '1'"),
+        (b"\x00\x01", "holds a NUL byte"),
+    ]:
+        path.write_bytes(content)
+        with pytest.raises(ValueError, match=re.escape(f"qrels file {str(path)!r}") + ".*"
+                                             + re.escape(message)):
+            rk.read_subtopic_qrels(path)

@@ -45,7 +45,7 @@ from rankedu.core.validation import (
     as_probabilities,
     one_of,
 )
-from rankedu.metrics.dcg import DISCOUNTS, ndcg
+from rankedu.metrics.dcg import DISCOUNTS, _ndcg_steps
 
 __all__ = ["alpha_ndcg", "d_sharp_ndcg", "err_ia", "nrbp", "precision_ia", "subtopic_recall"]
 
@@ -457,20 +457,18 @@ def _d_sharp_ndcg_steps(grades, k=None, pool=None, gamma=0.5, intents=None,
                                       intents=labels, binary=False)
     weights = as_intent_weights(weights, labels)
     top = matrix if k is None else matrix[:as_cutoff(k)]
-    ranks = np.arange(1, len(top) + 1)
-    columns = {"i": ranks, "intents": _described(top, labels), "GG_i": top @ weights}
-    # D-nDCG is nDCG of the global gains, its ideal the pool's global gains: rk.ndcg's.
-    d_ndcg = [ndcg(columns["GG_i"][:i], pool=pool_matrix @ weights, k=i) for i in ranks]
-    columns["D-nDCG@i"] = np.array(d_ndcg, dtype=float)
-    columns["I-rec@i"] = safe_divide((np.cumsum(top, axis=0) > 0).sum(axis=1), len(labels))
-    columns["D#-nDCG@i"] = gamma * columns["I-rec@i"] + (1 - gamma) * columns["D-nDCG@i"]
-    if k is not None and len(top) < k:
-        # Past the end of the list: I-rec stays, the ideal DCG grows to rank k.
-        value = gamma * last(columns["I-rec@i"]) + (1 - gamma) * ndcg(
-            columns["GG_i"], pool=pool_matrix @ weights, k=k)
-    else:
-        value = last(columns["D#-nDCG@i"])
-    return Steps(value, {"D#-nDCG": columns})
+    # D-nDCG is rk.ndcg of the global gains, its ideal the pool's global gains; its table's
+    # running column is the DCG so far over the whole ideal DCG (cut at k), ending in D-nDCG.
+    d_ndcg = _ndcg_steps(top @ weights, k=k, pool=pool_matrix @ weights)
+    # I-rec is subtopic recall: an intent is covered by a grade > 0.
+    i_rec = _subtopic_recall_steps((top > 0).astype(float), intents=None)
+    columns = {"i": np.arange(1, len(top) + 1), "intents": _described(top, labels),
+               "GG_i": top @ weights, "D-nDCG so far": d_ndcg.tables["DCG"]["DCG@i/IDCG"],
+               "I-rec@i": i_rec.tables["subtopic recall"]["S-recall@i"]}
+    columns["D#-nDCG so far"] = (gamma * columns["I-rec@i"]
+                                 + (1 - gamma) * columns["D-nDCG so far"])
+    return Steps(gamma * i_rec.value + (1 - gamma) * d_ndcg.value,
+                 {"D#-nDCG": columns, **d_ndcg.tables})
 
 
 def d_sharp_ndcg(grades, *, k=None, pool=None, gamma=0.5, intents=None,
@@ -484,8 +482,9 @@ def d_sharp_ndcg(grades, *, k=None, pool=None, gamma=0.5, intents=None,
         D\#\text{-nDCG}@k = \gamma\, I\text{-rec}@k + (1 - \gamma)\, D\text{-nDCG}@k
 
     D-nDCG@k is :func:`rankedu.ndcg` of the global gains GG of the list, with the ideal from
-    the global gains of ``pool``; I-rec@k is the subtopic recall of the top k (an intent is
-    covered by a grade > 0).
+    the global gains of ``pool``; I-rec@k is :func:`rankedu.subtopic_recall` of the top k (an
+    intent is covered by a grade > 0). The step table shows both per rank: the DCG so far
+    over the ideal DCG (``rk.explain.ndcg``'s running share) and I-rec@i.
 
     Parameters
     ----------
@@ -493,7 +492,8 @@ def d_sharp_ndcg(grades, *, k=None, pool=None, gamma=0.5, intents=None,
         Per rank, each intent's grade: a dict from intent to grade, a set of intents (grade 1
         each), or a documents x intents matrix of grades >= 0.
     k : int >= 1 or None, optional
-        The cutoff; the whole list by default.
+        The cutoff; the whole list by default, and then the ideal is the whole pool's, as
+        for :func:`rankedu.ndcg` without ``k``.
     pool : like ``grades``, optional
         Every judged document's grades per intent, for the ideal; ``grades`` by default.
     gamma : float in [0, 1], default 0.5

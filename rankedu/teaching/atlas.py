@@ -802,3 +802,69 @@ def recommender_conventions(case: dict = RECOMMENDER_CASE) -> pd.DataFrame:
          _recbole_entropy(counts.tolist())),
     ]
     return pd.DataFrame(rows, columns=["measure", "tool", "convention", "value"])
+
+
+# ndeval and the diversity measures: subtopic qrels are not the cases' trec qrels, so their
+# cases are written here, each a few judgments isolating one of ndeval's conventions
+# (rankedu.trec.diversity), and the columns are the tools that compute them.
+
+#: The worked example of the diversity chapter: d1 serves intents 1 and 2, d2 and d4 intent 1,
+#: d3 intent 3, d5 intents 2 and 3, d6 is judged relevant to nothing; the run ranks d2 first.
+_WORKED = [("q", "1", "d1", 1), ("q", "2", "d1", 1), ("q", "1", "d2", 1), ("q", "3", "d3", 1),
+           ("q", "1", "d4", 1), ("q", "2", "d5", 1), ("q", "3", "d5", 1), ("q", "1", "d6", 0)]
+_WORKED_RUN = [("q", d, float(6 - i)) for i, d in enumerate(["d2", "d4", "d1", "d6", "d3",
+                                                               "d5"])]
+_TIED_RUN = [("q", "a", 1.0), ("q", "b", 1.0)]
+
+#: One row per convention: its name, the measure, the subtopic qrels and the run.
+DIVERSITY_CASES = [
+    ("tie order", "alpha_nDCG@5", [("q", "1", "a", 1), ("q", "2", "b", 0)], _TIED_RUN),
+    ("binarised grades", "P_IA@2", [("q", "1", "a", 2), ("q", "2", "b", 1)], _TIED_RUN),
+    ("cutoff above 20", "P_IA@30", [("q", "1", "a", 1), ("q", "2", "b", 0)], _TIED_RUN),
+    ("ERR-IA normalisation", "ERR_IA@5", _WORKED, _WORKED_RUN),
+    ("ERR-IA at k = 1", "ERR_IA@1", _WORKED, _WORKED_RUN),
+    ("greedy ideal, ties to the larger docno", "alpha_nDCG@2",
+     [("q", t, d, 1) for d, ts in [("x", "bc"), ("y", "bd"), ("z", "ac")] for t in ts],
+     [("q", "x", 2.0), ("q", "y", 1.0)]),
+]
+
+#: The columns of the diversity rows, and the package each one's version is read from.
+DIVERSITY_TOOLS = {"pyndeval": "pyndeval", "ir_measures": "ir-measures",
+                   "rankedu (ndeval)": "rankedu", "rankedu (textbook)": "rankedu"}
+
+
+def _diversity_cell(tool: str, measure: str, qrels: list, run: list) -> float | str:
+    """One tool's value of ``measure`` on one query, or an error cell."""
+    from rankedu.trec.diversity import MEASURES as declared
+
+    name, _, k = measure.partition("@")
+    try:
+        if tool == "pyndeval":
+            import pyndeval
+
+            written = declared[name].ndeval_name(int(k) if k else None)
+            return float(pyndeval.ndeval(qrels, sorted(run), measures=[written])["q"][written])
+        if tool == "ir_measures":
+            import ir_measures
+
+            parsed = ir_measures.parse_measure(measure)
+            values = ir_measures.calc_aggregate(
+                [parsed], [ir_measures.Qrel(q, d, r, iteration=s) for q, s, d, r in qrels],
+                [ir_measures.ScoredDoc(*line) for line in sorted(run)])
+            return float(values[parsed])
+        conventions = tool.split("(")[1].rstrip(")")
+        frames = (pd.DataFrame(qrels, columns=["qid", "subtopic", "docno", "rel"]),
+                  pd.DataFrame(run, columns=["qid", "docno", "score"]))
+        return float(rk.evaluate(*frames, [measure], conventions=conventions).iloc[0, 0])
+    except Exception as exc:  # noqa: BLE001 - a refusal is the cell's value
+        return _error(exc)
+
+
+def diversity_conventions() -> pd.DataFrame:
+    """One row per case of :data:`DIVERSITY_CASES`: the convention, the measure, and each
+    tool's value of it (pyndeval 0.0.8 is ndeval v4.5; ir_measures 0.4.3 runs it; rankedu with
+    ``conventions="ndeval"`` and ``"textbook"``), or an error cell where a tool refuses."""
+    rows = [{"convention": convention, "measure": measure,
+             **{tool: _diversity_cell(tool, measure, qrels, run) for tool in DIVERSITY_TOOLS}}
+            for convention, measure, qrels, run in DIVERSITY_CASES]
+    return pd.DataFrame(rows)

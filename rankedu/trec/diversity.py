@@ -17,17 +17,28 @@ Two sets of conventions (``conventions=``):
   define them: ties broken by docno descending as in trec_eval, any cutoff, ``ERR_IA@k`` not
   normalised (:func:`rankedu.err_ia`).
 
+Each measure is declared once, in :data:`MEASURES` (its name, pyndeval's name, whether it
+takes a cutoff, a description and its per-list function): :func:`rankedu.evaluate` takes the
+names (``conventions=`` chooses between the two sets above), :func:`rankedu.explain.query`
+shows one query's tables, and the ``rankedu`` command's ``evaluate`` (every ``--format``) and
+``explain`` take them with ``--conventions``; its help lists them. The diversity measures
+read subtopic qrels, so they cannot share a call with the other measures.
+
 The chapter "Diversity and intent-aware evaluation" (``book/diversity.ipynb``) shows both.
 """
 
 from __future__ import annotations
 
-import os
+import inspect
 import re
+from collections.abc import Callable
+from dataclasses import dataclass
+from typing import NamedTuple
 
 import numpy as np
 import pandas as pd
 
+from rankedu.core.steps import Steps, steps_of
 from rankedu.core.validation import as_cutoff, as_threshold, one_of
 from rankedu.metrics.diversity import (
     alpha_ndcg,
@@ -37,35 +48,120 @@ from rankedu.metrics.diversity import (
     subtopic_recall,
 )
 from rankedu.trec.files import read_run
+from rankedu.trec.lines import line_of_row
+from rankedu.trec.load import _read_file
 
 __all__ = ["evaluate_diversity", "read_subtopic_qrels"]
 
-#: ir_measures' names of the diversity measures, and whether each takes a cutoff.
-NAMES = {"alpha_nDCG": True, "ERR_IA": True, "NRBP": False, "P_IA": True, "StRecall": True}
 #: ndeval computes its measures to this depth only.
 NDEVAL_DEPTH = 20
+#: The two sets of conventions (the module's docstring).
+CONVENTIONS = ("ndeval", "textbook")
 
-_NAME = re.compile(r"^(alpha_nDCG|ERR_IA|NRBP|P_IA|StRecall)(?:@(\d+))?$")
+
+class _Query(NamedTuple):
+    """One query as the per-list functions see it: the run's and the pool's intent matrices
+    (ranks x intents, 0/1), and the intents' labels (None: the matrices' columns 0, 1, ...)."""
+
+    listed: object
+    pool: object
+    intents: list | None = None
+
+
+@dataclass(frozen=True)
+class DiversityMeasure:
+    """A diversity measure of :func:`rankedu.evaluate`: its name (ir_measures'), pyndeval's
+    name, whether it takes a cutoff ``@k``, a one-line description, and the per-list function
+    (``rk.<function>``, explained by ``rk.explain.<function>``) with the keyword arguments
+    ``arguments(query, k, alpha, beta)`` gives it for one query (a :class:`_Query`)."""
+
+    name: str
+    ndeval: str
+    cutoff: bool
+    description: str
+    function: Callable
+    arguments: Callable
+    chapter: str = "diversity"
+
+    @property
+    def usage(self) -> str:
+        """How the measure is written: ``alpha_nDCG@k``; ``NRBP``."""
+        return f"{self.name}@k" if self.cutoff else self.name
+
+    def ndeval_name(self, k: int | None) -> str:
+        """pyndeval's name of the measure at cutoff ``k`` (``alpha-nDCG@5``, ``NRBP``)."""
+        return self.ndeval if k is None else f"{self.ndeval}@{k}"
+
+
+#: The diversity measures, each declared once: ``rk.evaluate``, the command's help and
+#: ``rankedu explain``, the suggestions for a mistyped name and the tests read this table.
+MEASURES: dict[str, DiversityMeasure] = {m.name: m for m in [
+    DiversityMeasure(
+        "alpha_nDCG", "alpha-nDCG", True, "α-nDCG: DCG of the gains (1 - α)^(times the "
+        "intent was served above), over the greedy ideal of the judged documents",
+        alpha_ndcg, lambda q, k, alpha, beta: {"subtopics": q.listed, "alpha": alpha, "k": k,
+                                              "pool": q.pool, "intents": q.intents}),
+    DiversityMeasure(
+        "ERR_IA", "ERR-IA", True, "intent-aware ERR: each intent's ERR with stop probability "
+        "α, averaged over the intents (ndeval: divided by its ideal ideal)", err_ia,
+        lambda q, k, alpha, beta: {"subtopics": q.listed, "alpha": alpha, "k": k,
+                                   "intents": q.intents}),
+    DiversityMeasure(
+        "NRBP", "NRBP", False, "novelty- and rank-biased precision: RBP (patience β) of "
+        "α-nDCG's gains, averaged over the intents", nrbp,
+        lambda q, k, alpha, beta: {"subtopics": q.listed, "alpha": alpha, "beta": beta,
+                                   "intents": q.intents}),
+    DiversityMeasure(
+        "P_IA", "P-IA", True, "intent-aware precision: each intent's P@k, averaged over the "
+        "intents", precision_ia,
+        lambda q, k, alpha, beta: {"subtopics": q.listed, "k": k, "intents": q.intents}),
+    DiversityMeasure(
+        "StRecall", "strec", True, "subtopic recall: the share of the query's intents the "
+        "top k serve", subtopic_recall,
+        lambda q, k, alpha, beta: {"subtopics": q.listed, "k": k, "intents": q.intents}),
+]}
+
+_NAME = re.compile(rf"^({'|'.join(MEASURES)})(?:@(\d+))?$")
+#: How the measures are written, for messages and help: ``alpha_nDCG@k, ..., StRecall@k``.
+USAGES = ", ".join(m.usage for m in MEASURES.values())
+
+
+def ndeval_suggestion(written: str) -> str:
+    """"; did you mean 'ERR_IA@5'?" for a diversity measure written as ndeval writes it
+    (``ERR-IA@5``, ``alpha-nDCG@10``, ``strec@10``, in any case), else ""."""
+    head, at, k = written.partition("@")
+    for measure in MEASURES.values():
+        if head.lower() in (measure.ndeval.lower(), measure.name.lower()) and bool(at) == \
+                measure.cutoff:
+            return f"; did you mean {measure.name + at + k!r}?"
+    return ""
 
 
 def read_subtopic_qrels(path) -> pd.DataFrame:
     """Read subtopic qrels: one ``qid subtopic docno rel`` line per judgment.
 
+    The file is read as :func:`rankedu.read_qrels` reads a qrels file, the subtopic in the
+    place of ``iter`` (``help(rankedu.trec.files)`` lists the rules): fields separated by
+    whitespace, blank and comment lines (first non-blank character ``#``) skipped, a
+    gzip-compressed file decompressed, ``"-"`` for standard input, and a file that is not text
+    refused in one line. A document may be judged once per subtopic.
+
     Parameters
     ----------
     path : str or os.PathLike
-        The file, fields separated by whitespace.
+        The file; ``"-"`` reads standard input.
 
     Returns
     -------
     pandas.DataFrame
-        Columns ``qid``, ``subtopic``, ``docno`` (strings) and ``rel`` (int64).
+        Columns ``qid``, ``subtopic``, ``docno`` (strings) and ``rel`` (int64), one row per
+        judgment, in the file's order.
 
     Raises
     ------
     ValueError
-        Naming the file and line of a line without four fields or with a grade that is not an
-        integer, and a (query, subtopic, document) judged twice.
+        Naming the file and the line: a line without exactly four fields, a grade that is not
+        an integer, text that is not UTF-8, or a (query, subtopic, document) judged twice.
 
     Notes
     -----
@@ -80,23 +176,22 @@ def read_subtopic_qrels(path) -> pd.DataFrame:
     --------
     >>> import rankedu as rk, tempfile, os
     >>> path = os.path.join(tempfile.mkdtemp(), "qrels.txt")
-    >>> _ = open(path, "w").write("q1 1 d1 1\\nq1 2 d1 0\\n")
+    >>> _ = open(path, "w").write("# topic 1\\nq1 1 d1 1\\nq1 2 d1 0\\n")
     >>> rk.read_subtopic_qrels(path)
       qid subtopic docno  rel
     0  q1        1    d1    1
     1  q1        2    d1    0
     """
-    rows = []
-    with open(os.fspath(path), encoding="utf-8") as lines:
-        for number, line in enumerate(lines, start=1):
-            fields = line.split()
-            if not fields:
-                continue
-            if len(fields) != 4 or not re.fullmatch(r"-?\d+", fields[3]):
-                raise ValueError(f"{path}, line {number}: expected 'qid subtopic docno rel' "
-                                 f"with an integer rel, got {line.rstrip()!r}")
-            rows.append((*fields[:3], int(fields[3])))
-    return _as_qrels(pd.DataFrame(rows, columns=["qid", "subtopic", "docno", "rel"]))
+    frame, rows = _read_file(path, "qrels", text=True)
+    frame = frame.rename(columns={"iter": "subtopic"})
+    twice = frame.duplicated(["qid", "subtopic", "docno"]).to_numpy()
+    if twice.any():
+        row = int(np.flatnonzero(twice)[0])
+        qid, subtopic, docno = frame.loc[row, ["qid", "subtopic", "docno"]]
+        raise ValueError(f"{rows.origin}, line {line_of_row(row, rows.skipped)}: document "
+                         f"{docno!r} is judged twice for query {qid!r} and subtopic "
+                         f"{subtopic!r}")
+    return frame
 
 
 def _as_qrels(qrels) -> pd.DataFrame:
@@ -120,41 +215,80 @@ def _as_run(run) -> pd.DataFrame:
     return run
 
 
+def _names(measures) -> list | None:
+    """``measures`` as a list of names, or None when it is not a name or a list of them."""
+    names = [measures] if isinstance(measures, str) else measures
+    if not isinstance(names, (list, tuple)) or not all(isinstance(n, str) for n in names):
+        return None
+    return list(names)
+
+
+def is_diversity(name: str) -> bool:
+    """Whether ``name`` is written as a diversity measure (``alpha_nDCG@10``, ``NRBP``)."""
+    return bool(_NAME.match(name))
+
+
 def names_diversity(measures) -> bool:
     """Whether ``measures`` names diversity measures only (``rankedu.evaluate`` then hands
     them to :func:`evaluate_diversity`); a mix with other measures is a ValueError, since
     the two kinds read different qrels."""
-    names = [measures] if isinstance(measures, str) else measures
-    if not isinstance(names, (list, tuple)) or not all(isinstance(n, str) for n in names):
+    names = _names(measures)
+    if not names:
         return False
-    found = [bool(_NAME.match(name)) for name in names]
+    found = [is_diversity(name) for name in names]
     if any(found) and not all(found):
         raise ValueError(
-            "measures: the diversity measures (alpha_nDCG@k, ERR_IA@k, NRBP, P_IA@k, "
-            "StRecall@k) read subtopic qrels and cannot be mixed with other measures in one "
-            f"call; got {list(names)!r}"
+            f"measures: the diversity measures ({USAGES}) read subtopic qrels (qid subtopic "
+            f"docno rel) and cannot be mixed with other measures in one call; got "
+            f"{names!r}"
         )
-    return bool(found) and all(found)
+    return all(found)
 
 
-def _parsed(measures, conventions: str) -> list[tuple[str, str, int | None]]:
+def refuse_options(function: Callable, **given) -> None:
+    """The diversity measures follow ndeval or the papers, which have none of ``given``'s
+    options: a value other than ``function``'s default is an error naming it, not silently
+    ignored."""
+    defaults = {name: parameter.default
+                for name, parameter in inspect.signature(function).parameters.items()}
+    changed = [f"{name}={value!r}" for name, value in given.items() if value != defaults[name]]
+    if changed:
+        raise ValueError(
+            f"{', '.join(changed)}: not an option of the diversity measures, which follow "
+            "ndeval's conventions or the papers' (their options: threshold, conventions)"
+        )
+
+
+def refuse_conventions(conventions, measures) -> None:
+    """``conventions`` is for the diversity measures only: given with others, a ValueError
+    naming it."""
+    if conventions is not None:
+        raise ValueError(f"conventions: only the diversity measures ({USAGES}) have "
+                         f"conventions to choose; got {conventions!r} for {measures!r}")
+
+
+def _parsed(measures, conventions: str) -> list[tuple[str, DiversityMeasure, int | None]]:
     parsed = []
-    for measure in [measures] if isinstance(measures, str) else list(measures):
+    for measure in dict.fromkeys(_names(measures) or []):
         match = _NAME.match(measure)
-        if match is None or (match[2] is None) == NAMES[match[1]]:
+        declared = MEASURES[match[1]] if match else None
+        if declared is None or (match[2] is None) == declared.cutoff:
             raise ValueError(f"measures: unknown diversity measure {measure!r}; known: "
-                             "alpha_nDCG@k, ERR_IA@k, NRBP, P_IA@k, StRecall@k")
+                             f"{USAGES}")
         k = None if match[2] is None else as_cutoff(int(match[2]), "k")
         if conventions == "ndeval" and k is not None and k > NDEVAL_DEPTH:
             raise ValueError(f"measures: ndeval computes cutoffs up to {NDEVAL_DEPTH}, got "
                              f"{measure!r}; use conventions='textbook'")
-        parsed.append((measure, match[1], k))
+        parsed.append((measure, declared, k))
+    if not parsed:
+        raise ValueError("measures must name at least one measure")
     return parsed
 
 
-def _one_query(judged: pd.DataFrame, ranked: pd.DataFrame, threshold: float):
+def _one_query(judged: pd.DataFrame, ranked: pd.DataFrame, threshold: float) -> _Query:
     """The run's and the pool's intent matrices of one query, over its intents (the subtopics
-    with a relevant document); the pool ordered by docno descending (ndeval's greedy tie)."""
+    with a relevant document, sorted); the pool ordered by docno descending (ndeval's greedy
+    tie)."""
     relevant = judged[judged["rel"] >= threshold]
     intents = sorted(relevant["subtopic"].unique())
     pool_docs = sorted(judged["docno"].unique(), reverse=True)
@@ -163,27 +297,49 @@ def _one_query(judged: pd.DataFrame, ranked: pd.DataFrame, threshold: float):
              .reindex(index=pool_docs, columns=intents, fill_value=0.0))
     pool = table.to_numpy(dtype=float).reshape(len(pool_docs), len(intents))
     listed = table.reindex(index=ranked["docno"], fill_value=0.0).to_numpy(dtype=float)
-    return listed.reshape(len(ranked), len(intents)), pool, len(intents)
+    return _Query(listed.reshape(len(ranked), len(intents)), pool, intents)
 
 
-def _value(name, k, listed, pool, count, alpha, beta, conventions) -> float:
+def _as_sets(matrix: np.ndarray, intents: list) -> list[set]:
+    """An intent matrix as, per rank, the set of the labels of its intents."""
+    return [{intents[j] for j in np.flatnonzero(row)} for row in matrix]
+
+
+def _ideal_ideal(k: int | None, count: int, alpha: float) -> float:
+    """What ndeval divides ERR-IA@k by, as a multiple of the textbook value: the ERR-IA of k
+    documents that each serve the one intent; at k = 1 its normalising loop, which starts at
+    rank 2, leaves the sum Σ_t J(1, t) undivided (the textbook value times S / α)."""
+    if k == 1:
+        return alpha / count
+    return err_ia(np.ones((k, 1)), alpha=alpha, k=k)
+
+
+def _steps(name, measure, k, query: _Query, alpha, beta, conventions, *,
+           labelled=False) -> Steps:
+    """One query's value, and the per-list function's tables it comes from (the intents
+    named by their subtopics when ``labelled``); for ndeval's ERR_IA, a last table divides the
+    textbook value by ndeval's "ideal ideal". A query without intents scores 0."""
+    count = len(query.intents)
     if count == 0:
-        return 0.0
-    if name == "alpha_nDCG":
-        return alpha_ndcg(listed, alpha=alpha, k=k, pool=pool)
-    if name == "NRBP":
-        return nrbp(listed, alpha=alpha, beta=beta)
-    if name == "P_IA":
-        return precision_ia(listed, k=k)
-    if name == "StRecall":
-        return subtopic_recall(listed, k=k)
-    value = err_ia(listed, alpha=alpha, k=k)
-    if conventions == "textbook":
-        return value
-    if k == 1:  # ndeval's normalising loop starts at rank 2
-        return value * count / alpha
-    # ndeval's "ideal ideal": the ERR-IA of k documents that each serve the one intent.
-    return value / err_ia(np.ones((k, 1)), alpha=alpha, k=k)
+        return Steps(0.0, {})
+    given = (_Query(_as_sets(query.listed, query.intents), _as_sets(query.pool, query.intents),
+                    query.intents) if labelled else _Query(query.listed, query.pool))
+    steps = steps_of(measure.function, **measure.arguments(given, k, alpha, beta))
+    if measure.name != "ERR_IA" or conventions == "textbook":
+        return steps
+    divisor = _ideal_ideal(k, count, alpha)
+    value = steps.value / divisor
+    table = {"ERR-IA (textbook)": np.array([steps.value]),
+             "ndeval's divisor": np.array([divisor]), name: np.array([value])}
+    return Steps(value, {**steps.tables, "ndeval's normalisation": table})
+
+
+def _ranked(qrels, run, conventions: str):
+    """The subtopic qrels and the run read, and the run ranked: by score descending, ties by
+    docno ascending (ndeval, as pyndeval sorts) or descending (trec_eval, the textbook)."""
+    qrels, run = _as_qrels(qrels), _as_run(run)
+    run = run.sort_values("docno", ascending=conventions == "ndeval", kind="stable")
+    return qrels, run.sort_values(["qid", "score"], ascending=[True, False], kind="stable")
 
 
 def evaluate_diversity(qrels, run, measures, *, conventions="ndeval", alpha=0.5, beta=0.5,
@@ -240,22 +396,49 @@ def evaluate_diversity(qrels, run, measures, *, conventions="ndeval", alpha=0.5,
     qid
     q           0.5     0.5
     """
-    one_of(conventions, "conventions", ("ndeval", "textbook"))
+    one_of(conventions, "conventions", CONVENTIONS)
     threshold = as_threshold(threshold)
     parsed = _parsed(measures, conventions)
-    qrels, run = _as_qrels(qrels), _as_run(run)
-    # ndeval (via pyndeval) sorts by score, then docno ascending; trec_eval docno descending.
-    run = run.sort_values("docno", ascending=conventions == "ndeval", kind="stable")
-    run = run.sort_values("score", ascending=False, kind="stable")
+    qrels, run = _ranked(qrels, run, conventions)
     judged_by_query = dict(tuple(qrels.groupby("qid", sort=False)))
     rows = {}
     for qid, ranked in run.groupby("qid", sort=False):
         if qid not in judged_by_query:
             continue
-        listed, pool, count = _one_query(judged_by_query[qid], ranked, threshold)
-        rows[qid] = [_value(name, k, listed, pool, count, alpha, beta, conventions)
-                     for _, name, k in parsed]
+        query = _one_query(judged_by_query[qid], ranked, threshold)
+        rows[qid] = [_steps(name, measure, k, query, alpha, beta, conventions).value
+                     for name, measure, k in parsed]
     result = pd.DataFrame.from_dict(rows, orient="index",
-                                    columns=[measure for measure, _, _ in parsed])
+                                    columns=[name for name, _, _ in parsed])
     result.index.name = "qid"
     return result.sort_index().astype(float)
+
+
+def explain_query(qrels, run, qid, measures, *, conventions="ndeval", alpha=0.5, beta=0.5,
+                  threshold=1) -> dict[str, tuple[float, dict, pd.DataFrame]]:
+    """One query's diversity measures step by step (:func:`rankedu.explain.query` shows them):
+    for each name, its value as :func:`evaluate_diversity` gives it, the per-list function's
+    tables (the intents named by their subtopics), and the ranking (``rank``, ``docno``,
+    ``score``, ``intents``: the query's intents the document is relevant to), whose
+    ``attrs["pool"]`` lists the judged documents. A ValueError names ``qid`` when the qrels or
+    the run lack the query."""
+    one_of(conventions, "conventions", CONVENTIONS)
+    threshold = as_threshold(threshold)
+    parsed = _parsed(measures, conventions)
+    qrels, run = _ranked(qrels, run, conventions)
+    judged, ranked = qrels[qrels["qid"] == str(qid)], run[run["qid"] == str(qid)]
+    for frame, what in ((judged, "the qrels have"), (ranked, "the run has")):
+        if not len(frame):
+            raise ValueError(f"qid: {what} no query {str(qid)!r}")
+    query = _one_query(judged, ranked, threshold)
+    ranking = pd.DataFrame({"rank": np.arange(1, len(ranked) + 1),
+                            "docno": ranked["docno"].to_numpy(),
+                            "score": ranked["score"].to_numpy(),
+                            "intents": [" ".join(sorted(d)) or "-" for d in
+                                        _as_sets(query.listed, query.intents)]})
+    ranking.attrs["pool"] = sorted(judged["docno"].unique(), reverse=True)
+    explained = {}
+    for name, measure, k in parsed:
+        steps = _steps(name, measure, k, query, alpha, beta, conventions, labelled=True)
+        explained[name] = (steps.value, steps.tables, ranking)
+    return explained

@@ -57,7 +57,6 @@ same numbers one list at a time; ``tests/test_evaluate.py`` checks that they agr
 
 from __future__ import annotations
 
-import inspect
 import math
 from dataclasses import replace
 from typing import NamedTuple
@@ -71,7 +70,12 @@ from rankedu.trec import ties as _ties
 from rankedu.core.ranked import RankedRun
 from rankedu.core.validation import as_cutoff, as_flag, as_threshold, one_of
 from rankedu.core.warn import warn_at_caller
-from rankedu.trec.diversity import evaluate_diversity, names_diversity
+from rankedu.trec.diversity import (
+    evaluate_diversity,
+    names_diversity,
+    refuse_conventions,
+    refuse_options,
+)
 from rankedu.trec.files import read_qrels, read_run
 from rankedu.trec.join import DEFAULT_MAX_GRADE, _join, _max_grade, _one_query
 from rankedu.trec.load import _load_pair, _Table, link_errors_first
@@ -120,7 +124,8 @@ def _held(table: _Table) -> pd.Index:
 
 
 def evaluate(qrels, run, measures, *, threshold=1, missing="skip", max_grade=None,
-             single_precision=False, ties="trec_eval", max_docs=None) -> pd.DataFrame:
+             single_precision=False, ties="trec_eval", max_docs=None,
+             conventions=None) -> pd.DataFrame:
     """Evaluate a run against judgments: every measure, for every query, at once.
 
     Follows trec_eval's conventions (see the module docstring): rank by score descending, ties
@@ -143,10 +148,12 @@ def evaluate(qrels, run, measures, *, threshold=1, missing="skip", max_grade=Non
         ``rankedu evaluate --help`` list in full with their descriptions; ``NAME(judged_only=True)``
         is a condensed list (trec_eval ``-J``) for the measures that declare it. The
         diversity measures ``alpha_nDCG@k``, ``ERR_IA@k``, ``NRBP``, ``P_IA@k`` and
-        ``StRecall@k`` take subtopic qrels (``qid subtopic docno rel``) instead and are
-        computed as :func:`rankedu.evaluate_diversity` computes them with ndeval's
-        conventions (its ``conventions="textbook"`` gives the papers'); they cannot be mixed
-        with the other measures in one call.
+        ``StRecall@k`` (declared in :data:`rankedu.trec.diversity.MEASURES`) take subtopic
+        qrels (``qid subtopic docno rel``) instead and are computed as
+        :func:`rankedu.evaluate_diversity` computes them, with the ``conventions`` chosen;
+        they cannot be mixed with the other measures in one call, and of the options below
+        they take ``threshold`` (a subtopic grade ``>= threshold`` is relevant) and
+        ``conventions``.
     threshold : float, default 1
         A document is relevant when its grade is >= threshold (trec_eval ``-l``); must be > 0,
         so that an unjudged document is never relevant.
@@ -173,6 +180,13 @@ def evaluate(qrels, run, measures, *, threshold=1, missing="skip", max_grade=Non
         Evaluate only each query's first ``max_docs`` documents in trec_eval's ranking (score
         descending, ties by docno descending), as trec_eval ``-M`` does; the rest are dropped
         before any measure (or ``ties``' reordering) sees the list. None: every document.
+    conventions : {"ndeval", "textbook"}, optional
+        For the diversity measures only (a ValueError naming ``conventions`` otherwise): those
+        of ndeval v4.5, what pyndeval 0.0.8 and ir_measures 0.4.3 compute (None, the default,
+        means these), or the papers' (``"textbook"``). They differ in the order of tied
+        scores (docno ascending or descending), the largest cutoff (20 or any) and ERR-IA's
+        normalisation (ndeval divides by an "ideal ideal"); :mod:`rankedu.trec.diversity`
+        lists them.
 
     Returns
     -------
@@ -233,32 +247,25 @@ def evaluate(qrels, run, measures, *, threshold=1, missing="skip", max_grade=Non
     ...  for ties in ["optimistic", "average", "pessimistic"]}
     {'optimistic': 1.0, 'average': 0.5, 'pessimistic': 0.0}
     """
-    if names_diversity(measures):
-        _diversity_options(missing=missing, max_grade=max_grade,
-                           single_precision=single_precision, ties=ties, max_docs=max_docs)
-        return evaluate_diversity(qrels, run, measures, threshold=threshold)
     return _evaluated(qrels, run, measures, threshold=threshold, missing=missing,
                       max_grade=max_grade, single_precision=single_precision, ties=ties,
-                      max_docs=max_docs)
-
-
-def _diversity_options(**given) -> None:
-    """The diversity measures follow ndeval, which has none of these options: a value other
-    than the default is an error naming it, not silently ignored."""
-    defaults = {name: parameter.default
-                for name, parameter in inspect.signature(evaluate).parameters.items()}
-    changed = [name for name, value in given.items() if value != defaults[name]]
-    if changed:
-        raise ValueError(
-            f"{', '.join(changed)}: not an option of the diversity measures, which follow "
-            "ndeval's conventions (rk.evaluate_diversity has their options)"
-        )
+                      max_docs=max_docs, conventions=conventions)
 
 
 def _evaluated(qrels, run, measures, *, threshold, missing, max_grade, single_precision, ties,
-               max_docs, relstring=None) -> pd.DataFrame:
+               max_docs, conventions=None, relstring=None) -> pd.DataFrame:
     """:func:`evaluate`'s work; with ``relstring`` (a length), ``attrs["relstring"]`` holds
-    each query's relstring (``_relstrings``), for :func:`rankedu.trec_eval_report`."""
+    each query's relstring (``_relstrings``), for :func:`rankedu.trec_eval_report`. The
+    diversity measures go to :func:`evaluate_diversity`."""
+    if names_diversity(measures):
+        refuse_options(evaluate, missing=missing, max_grade=max_grade,
+                       single_precision=single_precision, ties=ties, max_docs=max_docs)
+        if relstring is not None:
+            raise ValueError("measures: trec_eval's relstring reads ordinary qrels, not the "
+                             "subtopic qrels of the diversity measures")
+        return evaluate_diversity(qrels, run, measures, threshold=threshold,
+                                  conventions="ndeval" if conventions is None else conventions)
+    refuse_conventions(conventions, measures)
     specs, joined, index, attrs = _prepare(qrels, run, measures, threshold, missing, max_grade,
                                            single_precision, ties, max_docs, relstring)
     # Which values depend on the order of ties, found on the other core meanwhile.
@@ -336,9 +343,17 @@ def summary(result: pd.DataFrame) -> pd.Series:
                         f"{type(result).__name__}")
     if not len(result):
         raise ValueError("result holds no query: there is nothing to summarise")
-    specs = parse([str(name) for name in result.columns])
-    return pd.Series({spec.name: float(_SUMMARIES[spec.measure.summary](
-        result[spec.name].to_numpy(float))) for spec in specs}, dtype=float)
+    return pd.Series({name: float(_SUMMARIES[kind](result[name].to_numpy(float)))
+                      for name, kind in summaries(result.columns).items()}, dtype=float)
+
+
+def summaries(columns) -> dict[str, str]:
+    """How :func:`summary` summarises each column of a result: its measure's declared
+    ``summary`` ("mean", "sum" or "geometric"); the diversity measures' is the mean."""
+    names = [str(name) for name in columns]
+    if names_diversity(names):
+        return dict.fromkeys(names, "mean")
+    return {spec.name: spec.measure.summary for spec in parse(names)}
 
 
 def _prepare(qrels, run, measures, threshold, missing, max_grade, single_precision, ties,

@@ -36,6 +36,7 @@ from rankedu.metrics import incomplete as _incomplete
 from rankedu.metrics import reciprocal_rank as _rr
 from rankedu.metrics import set_based as _set
 from rankedu.metrics import user_models as _user
+from rankedu.trec import diversity as _diversity
 from rankedu.trec import names as _names
 from rankedu.trec import ties as _ties
 
@@ -472,10 +473,12 @@ def _parse_one(written: str) -> ParsedMeasure:
     match = _SPELLING.match(_names.canonical(written))
     measure = MEASURES.get(match.group(1)) if match else None
     if measure is None:
-        hint = _names.suggestion(written, list(MEASURES))
+        hint = (_diversity.ndeval_suggestion(written)
+                or _names.suggestion(written, [*MEASURES, *_diversity.MEASURES]))
         raise ValueError(f"measures: unknown measure {written!r}{hint} (known: "
                          f"{'; '.join(m.usage for m in MEASURES.values())}; and trec_eval's "
-                         f"names, e.g. map, P.5,10, ndcg_cut_10, all_trec)")
+                         f"names, e.g. map, P.5,10, ndcg_cut_10, all_trec; on subtopic qrels, "
+                         f"the diversity measures {_diversity.USAGES})")
     if match.group(3) is not None and "(" in match.group(3):
         raise ValueError(f"measures: {written!r}: parameters go before the cutoff, e.g. "
                          f"'{measure.name}(...)@k'")

@@ -28,7 +28,7 @@ import pandas as pd
 
 from rankedu.core.validation import as_flag
 from rankedu.trec import names as _names
-from rankedu.trec.evaluate import _evaluated, evaluate, summary
+from rankedu.trec.evaluate import _evaluated, evaluate, summaries, summary
 from rankedu.trec.measures import parse
 
 __all__ = ["trec_eval_report"]
@@ -58,7 +58,8 @@ def trec_eval_report(qrels, run, measures=("official",), *, per_query=False, dig
         line, as trec_eval takes it, or the last ``tag`` of a run frame.
     **options
         ``threshold``, ``missing``, ``max_grade``, ``single_precision``, ``ties``,
-        ``max_docs``: as for :func:`rankedu.evaluate`.
+        ``max_docs``, ``conventions``: as for :func:`rankedu.evaluate` (the diversity
+        measures, on subtopic qrels, take ``threshold`` and ``conventions``).
 
     Returns
     -------
@@ -116,24 +117,24 @@ def trec_eval_report(qrels, run, measures=("official",), *, per_query=False, dig
         order.insert(0, "num_q")
     if not written:
         result = result.iloc[:, :0]
-    specs = {spec.name: spec for spec in parse(list(result.columns))} if written else {}
+    kinds = summaries(result.columns) if written else {}
     lines = []
     if per_query:
         for at, qid in enumerate(result.index):
             for name in order:
                 if name == "relstring":
                     lines.append(_line(layout[name].column, qid, f"'{relstrings[at]}'"))
-                elif name in specs and specs[name].measure.summary != "geometric":
+                elif name in kinds and kinds[name] != "geometric":
                     lines.append(_line(name, qid, _value(result[name].iloc[at],
-                                                         specs[name], digits)))
+                                                         kinds[name], digits)))
     means = summary(result) if written else {}
     for name in order:
         if name == "runid":
             lines.append(_line(name, "all", runid if runid is not None else _runid(run)))
         elif name == "num_q":
             lines.append(_line(name, "all", str(len(result))))
-        elif name in specs:
-            lines.append(_line(name, "all", _value(means[name], specs[name], digits)))
+        elif name in kinds:
+            lines.append(_line(name, "all", _value(means[name], kinds[name], digits)))
     return "".join(lines)
 
 
@@ -161,9 +162,10 @@ def _line(name: str, qid: str, value: str) -> str:
     return f"{name:<22}\t{qid}\t{value}\n"
 
 
-def _value(value, spec, digits: int) -> str:
-    """A count as an integer (trec_eval's ``%ld``), any other value with ``digits`` decimals."""
-    if spec.measure.summary == "sum":
+def _value(value, kind: str, digits: int) -> str:
+    """A count (summarised by its ``kind``, "sum") as an integer (trec_eval's ``%ld``), any
+    other value with ``digits`` decimals."""
+    if kind == "sum":
         return str(int(round(float(value))))
     return f"{float(value):.{digits}f}"
 
