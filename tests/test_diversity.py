@@ -328,6 +328,13 @@ def test_options_and_mixing_are_errors_naming_the_argument():
                            ("strec@10", "StRecall@10"), ("nrbp", "NRBP")]:
         with pytest.raises(ValueError, match=f"did you mean '{meant}'"):
             rk.evaluate(qrels, run, [written])
+    # The functions that take ordinary qrels only say so (they had suggested the very name
+    # they refused: "unknown measure 'NRBP'; did you mean 'NRBP'?").
+    for refuses in (lambda: rk.compare(qrels, {"a": run, "b": run}, ["NRBP"]),
+                    lambda: rk.tie_interval(qrels, run, ["alpha_nDCG@10"])):
+        with pytest.raises(ValueError, match="^measures: '[^']+' is a diversity measure, of "
+                                             "subtopic qrels: only evaluate and explain"):
+            refuses()
 
 
 def write_files(tmp_path, qrels, run):

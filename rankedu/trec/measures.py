@@ -472,6 +472,9 @@ def _parse_cutoff(k: str, measure: Measure, written: str):
 def _parse_one(written: str) -> ParsedMeasure:
     match = _SPELLING.match(_names.canonical(written))
     measure = MEASURES.get(match.group(1)) if match else None
+    if measure is None and _diversity.is_diversity(written):
+        raise ValueError(f"measures: {written!r} is a diversity measure, of subtopic qrels: "
+                         f"only evaluate and explain compute the diversity measures")
     if measure is None:
         hint = (_diversity.ndeval_suggestion(written)
                 or _names.suggestion(written, [*MEASURES, *_diversity.MEASURES]))
