@@ -79,9 +79,11 @@ def test_trec_eval_parameters_print_as_trec_eval_prints_them(written, columns_):
     assert [s.column for s in trec_eval_spellings([written])] == columns_
 
 
-def test_a_fractional_cutoff_is_read_as_trec_eval_reads_it_with_a_warning():
-    with pytest.warns(UserWarning, match="reads the cutoff '23.4' of 'ndcg_cut.10,23.4' as 23"):
+def test_a_fractional_cutoff_is_read_as_trec_eval_reads_it_with_one_warning():
+    with pytest.warns(UserWarning, match="reads the cutoff '23.4' of 'ndcg_cut.10,23.4' as 23"
+                      ) as caught:
         assert columns(["ndcg_cut.10,23.4"])[-1] == ("ndcg_cut_23", "nDCG", 23)
+    assert len(caught) == 1  # (the name was read twice, and warned twice)
 
 
 @pytest.mark.parametrize(

@@ -571,7 +571,7 @@ def parse(measures) -> list[ParsedMeasure]:
         try:
             parsed.append(_parse_one(written))
         except ValueError:
-            if _names.trec_eval_spellings([written]) is None:
+            if _names.trec_eval_spellings([written], warn=False) is None:  # (warned below)
                 raise
             if not trec_eval:  # trec_eval's names take the place of the first of them
                 parsed.append(None)

@@ -224,9 +224,9 @@ class Spelled:
     value: object = None
 
 
-def _values(family: Family, text: str | None, written: str) -> tuple[list, bool]:
+def _values(family: Family, text: str | None, written: str, warn: bool) -> tuple[list, bool]:
     """The parameter values of ``family`` as written after its dot, and whether they are its
-    defaults (``text`` None)."""
+    defaults (``text`` None); ``warn``: about a cutoff read as C's atol reads it."""
     if text is None:
         return list(family.defaults), True
     if family.kind == "none":
@@ -240,7 +240,7 @@ def _values(family: Family, text: str | None, written: str) -> tuple[list, bool]
         value = number
         if family.kind == "cutoffs":
             value = int(number)
-            if value != number:
+            if value != number and warn:
                 warn_at_caller(f"measures: trec_eval reads the cutoff {part!r} of {written!r} "
                                f"as {value} (C's atol), and so does rankedu", UserWarning)
             if value < 1:
@@ -252,26 +252,27 @@ def _values(family: Family, text: str | None, written: str) -> tuple[list, bool]
     return sorted(values), False
 
 
-def _one_family(written: str) -> tuple[Family, list, bool] | None:
+def _one_family(written: str, warn: bool) -> tuple[Family, list, bool] | None:
     """(family, its values, whether they are the defaults) for a trec_eval spelling, or None."""
     name, dot, text = written.partition(".")
     if name in FAMILIES:
-        return FAMILIES[name], *_values(FAMILIES[name], text if dot else None, written)
+        return FAMILIES[name], *_values(FAMILIES[name], text if dot else None, written, warn)
     # A name as trec_eval prints it: P_10, iprec_at_recall_0.10, utility_2,-1,0,0.
     name, _, text = written.rpartition("_")
     family = FAMILIES.get(name)
     if family is not None and family.kind in ("cutoffs", "levels") and text:
-        return family, *_values(family, text, written)
+        return family, *_values(family, text, written, warn)
     given = [family for family in FAMILIES.values()
              if family.kind == "values" and written.startswith(family.name + "_")]
     if given:  # the longest name that fits: rbp_resid_p=0.8 is rbp_resid's, not rbp's
         family = max(given, key=lambda family: len(family.name))
-        return family, *_values(family, written[len(family.name) + 1:], written)
+        return family, *_values(family, written[len(family.name) + 1:], written, warn)
     return None
 
 
-def trec_eval_spellings(measures: list[str]) -> list[Spelled] | None:
-    """Read ``measures`` as trec_eval names; None when one of them is not one.
+def trec_eval_spellings(measures: list[str], *, warn: bool = True) -> list[Spelled] | None:
+    """Read ``measures`` as trec_eval names; None when one of them is not one. ``warn``: about
+    a cutoff that trec_eval reads as C's atol does (``P.1.5`` is ``P.1``).
 
     Each name is a family, ``family.params``, a printed name or a set. The result is in
     trec_eval's printing order, each value once; a family named with parameters replaces the
@@ -283,7 +284,7 @@ def trec_eval_spellings(measures: list[str]) -> list[Spelled] | None:
             for name in SETS[written]:
                 chosen.setdefault(name, (list(FAMILIES[name].defaults), True))
             continue
-        found = _one_family(written)
+        found = _one_family(written, warn)
         if found is None:
             return None
         family, values, default = found
