@@ -65,6 +65,9 @@ CASES = {
     "graded": ({"grades": (-1, 0, 1, 2, 3, 4)}, [], {}),
     "level 2": ({"grades": (-1, 0, 1, 2, 3)}, ["-l2"], {"threshold": 2}),
     "complete (-c)": ({"grades": (0, 1, 2), "missing": 5}, ["-c"], {"missing": "zero"}),
+    # num_rel's summary then counts every grade > 0 of the qrels, whatever -l says
+    "complete at level 2 (-c -l2)": ({"grades": (-1, 0, 1, 2, 3), "missing": 5},
+                                     ["-c", "-l2"], {"missing": "zero", "threshold": 2}),
     "at most 20 (-M)": ({"grades": (0, 1, 2)}, ["-M20"], {"max_docs": 20}),
 }
 

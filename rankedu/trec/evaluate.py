@@ -193,7 +193,8 @@ def evaluate(qrels, run, measures, *, threshold=1, missing="skip", max_grade=Non
     pandas.DataFrame
         Indexed by query id (``qid``, sorted as strings, as trec_eval sorts them), one float
         column per measure, named as given. ``attrs["only_in_run"]`` and
-        ``attrs["only_in_qrels"]`` list the queries held by one input only; a
+        ``attrs["only_in_qrels"]`` list the queries held by one input only, and
+        ``attrs["positive_grades"]`` counts the qrels' grades above 0; a
         :class:`QueryMismatchWarning` names those that were not evaluated. With
         ``ties="trec_eval"``, a ``rk.TieWarning`` says when some query's value of
         some measure differs between the optimistic and the pessimistic orders of its ties
@@ -376,7 +377,9 @@ def _prepare(qrels, run, measures, threshold, missing, max_grade, single_precisi
                    lines_needed=relstring is not None)
     # (Once the link is found: a document listed twice is an error, before any warning.)
     _warn_dropped(only_in_run, [] if missing == "zero" else only_in_qrels)
-    attrs = {"only_in_run": only_in_run, "only_in_qrels": only_in_qrels}
+    # (trec_eval -c prints as num_rel's summary the qrels' grades > 0, whatever -l says)
+    attrs = {"only_in_run": only_in_run, "only_in_qrels": only_in_qrels,
+             "positive_grades": int(np.count_nonzero(judged.values > 0))}
     if relstring is not None:
         depth = relstring if max_docs is None else min(relstring, max_docs)
         attrs["relstring"] = _relstrings(joined, judged, ranking, depth)

@@ -15,7 +15,10 @@ outputs:
   for, by name or by a set (``official``, ``all_trec``, ``set``); when no measure is named
   trec_eval's way, ``num_q`` opens the summary, as rankedu's layout always had it;
 - the counts (``num_ret``, ...) print as integers, their summary a sum; ``gm_map`` and
-  ``gm_bpref`` print only in the summary (a geometric mean), ``relstring`` only per query.
+  ``gm_bpref`` print only in the summary (a geometric mean), ``relstring`` only per query;
+- with ``missing="zero"`` (trec_eval ``-c``), ``num_rel``'s summary counts every grade above 0
+  in the qrels, as trec_eval's does, whatever the ``threshold`` (``-l``): with ``-l2`` it is
+  not the sum of the per-query lines above it.
 """
 
 from __future__ import annotations
@@ -128,6 +131,10 @@ def trec_eval_report(qrels, run, measures=("official",), *, per_query=False, dig
                     lines.append(_line(name, qid, _value(result[name].iloc[at],
                                                          kinds[name], digits)))
     means = summary(result) if written else {}
+    if "num_rel" in kinds and options.get("missing") == "zero":
+        # trec_eval -c sums num_rel over the qrels themselves, counting every grade > 0
+        # whatever -l says (m_num_rel.c), not over its own per-query lines
+        means["num_rel"] = result.attrs["positive_grades"]
     for name in order:
         if name == "runid":
             lines.append(_line(name, "all", runid if runid is not None else _runid(run)))
