@@ -191,6 +191,21 @@ def test_a_grade_not_listed_keeps_its_own_gain():
     assert rk.ndcg(rels, pool=pool, gains={0: 0, 1: 1}) == rk.ndcg(rels, pool=pool)
 
 
+def test_the_gains_order_and_scale_leave_ndcg_unchanged(tmp_path):
+    # trec_eval sorts the gains with a comparison that truncates their difference to an
+    # integer (comp_rel_gain), so its ideal follows the parameters' order for gains less
+    # than 1 apart, and is 0 when all are below 1; the atlas prints its values.
+    qrels, run_file = tmp_path / "qrels", tmp_path / "run"
+    qrels.write_text("q1 0 d1 1\nq1 0 d2 2\nq1 0 d3 3\n")
+    run_file.write_text("q1 Q0 d1 1 3 t\nq1 Q0 d2 2 2 t\nq1 Q0 d3 3 1 t\n")
+    values = [rk.evaluate(qrels, run_file, [name]).iloc[0, 0] for name in [
+        "ndcg.1=2,2=2.5,3=3", "ndcg.3=3,2=2.5,1=2", "ndcg.1=9,2=5,3=7",
+        "ndcg.1=0.9,2=0.5,3=0.7"]]  # (trec_eval: 0.9104, 0.9415, 0.9835, 0.0000)
+    assert values[0] == values[1] == pytest.approx(rk.dcg([2, 2.5, 3]) / rk.dcg([3, 2.5, 2]))
+    assert values[2] == pytest.approx(values[3]) == pytest.approx(
+        rk.dcg([9, 5, 7]) / rk.dcg([9, 7, 5]))
+
+
 def test_the_default_ndcg_is_unchanged_and_mapping_the_grades_to_themselves_changes_nothing(
         tmp_path):
     qrels_text, run_text = collection(13, grades=(-1, 0, 1, 2, 3))
