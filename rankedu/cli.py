@@ -2,7 +2,7 @@
 or compare several runs.
 
     rankedu evaluate QRELS RUN -m nDCG@10 AP [-q] [-l 2] [-c] [--ties average] [--format csv]
-    rankedu evaluate QRELS RUN -m all_trec -q [-M 100]
+    rankedu evaluate QRELS RUN -m all_trec -q [-M 100] [-Z zscores_file]
     rankedu explain QRELS RUN QID -m nDCG@10 [--ties optimistic] [--top 10]
     rankedu compare QRELS RUN RUN [RUN...] -m nDCG@10 AP [--baseline RUN] [--test t]
     rankedu --version
@@ -12,7 +12,8 @@ or compare several runs.
 with ``-q``, then each measure over the queries (qid ``all``), rounded to ``--digits``. Measures
 may be named as trec_eval names them (``-m map -m P.5,10``, ``-m all_trec``); without ``-m``,
 trec_eval's default measures (``official``) are computed, and ``-M`` keeps each query's first
-documents, as trec_eval's ``-M`` does, so that trec_eval's own command lines print its output. The other formats are for
+documents, as trec_eval's ``-M`` does, so that trec_eval's own command lines print its output
+(``-Z FILE`` prints z-scores, as trec_eval's ``-Z`` does). The other formats are for
 scripts; each value is printed in full (the shortest text that reads back as the same double),
 the queries' rows only with ``-q``, and the ``all`` row is :func:`rankedu.summary` of the
 result (a mean, or a sum for the counts), as in the trec_eval layout:
@@ -258,6 +259,10 @@ def _parser(command_parser=_Parser) -> argparse.ArgumentParser:
     evaluate_cmd.add_argument("--digits", type=_digits, default=4, metavar="N",
                               help=f"decimals printed, 0 to {MAX_DIGITS} (default 4, as "
                               "trec_eval; the trec_eval format only)")
+    evaluate_cmd.add_argument("-Z", "--zscores", metavar="FILE",
+                              help="print each value as a z-score against FILE's 'qid "
+                              "measure mean stddev' lines, names prefixed with Z (trec_eval "
+                              "-Z; the trec_eval format only)")
     evaluate_cmd.add_argument("--format", choices=FORMATS, default="trec_eval",
                               help="trec_eval's layout (the default), or csv, tsv (a row per "
                               "query with -q, then 'all'), json (one object) or jsonl (one "
@@ -458,13 +463,16 @@ def _run(args, out) -> None:
         options.update(missing=args.missing or "skip", max_docs=args.max_docs)
         measures = args.measures or ["official"]
         if args.format != "trec_eval":
+            if args.zscores is not None:
+                raise ValueError(f"--zscores: only the trec_eval format prints z-scores, not "
+                                 f"--format {args.format}")
             _print_machine(evaluate(args.qrels, args.run, measures, **options),
                            args.per_query, args.format, out)
             return
         with _run_id(args.run) as runid:
             print(trec_eval_report(args.qrels, args.run, measures, per_query=args.per_query,
-                                   digits=args.digits, runid=runid, **options), end="",
-                  file=out)
+                                   digits=args.digits, runid=runid, zscores=args.zscores,
+                                   **options), end="", file=out)
         return
     # Every explanation first, from one reading of the files, so that a bad measure or query
     # prints nothing but the error.

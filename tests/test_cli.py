@@ -312,7 +312,9 @@ TREC_EVAL_DATA = Path(rk.__file__).parent / "data" / "trec_eval"
     ("options", "run", "expected"),
     [([], "results.test", "out.test"),
      (["-m", "all_trec", "-q"], "results.test", "out.test.aq"),
-     (["-q", "-c", "-M100", "-m", "all_trec"], "results.trunc", "out.test.aqcM")],
+     (["-q", "-c", "-M100", "-m", "all_trec"], "results.trunc", "out.test.aqcM"),
+     (["-q", "-m", "all_trec", "-Z", str(TREC_EVAL_DATA / "zscores_file")], "results.test",
+      "out.test.aqZ")],
 )
 def test_evaluate_prints_what_trec_eval_10_prints(capsys, options, run, expected):
     # Without -m, trec_eval's default measures; -M and -c as trec_eval reads them.
@@ -321,6 +323,23 @@ def test_evaluate_prints_what_trec_eval_10_prints(capsys, options, run, expected
     printed = capsys.readouterr().out
     assert [line.split() for line in printed.splitlines()] == \
         [line.split() for line in (TREC_EVAL_DATA / expected).read_text().splitlines()]
+
+
+def test_zscores_are_refused_outside_the_trec_eval_layout_and_a_bad_file_named(
+        capsys, tmp_path):
+    qrels, run = str(TREC_EVAL_DATA / "qrels.test"), str(TREC_EVAL_DATA / "results.test")
+    zscores = tmp_path / "z"
+    zscores.write_text("301 map 0.2 0.1\n")
+    assert main(["evaluate", qrels, run, "-m", "map", "-Z", str(zscores), "--format",
+                 "csv"]) == 2
+    assert "--zscores: only the trec_eval format prints z-scores" in capsys.readouterr().err
+    for text, problem in [("301 map 0.2\n", "line 1: expected 'qid measure mean stddev'"),
+                          ("\n301 map 0.2 x\n", "line 2: expected"),
+                          ("301 map 0.2 0.1\n301 map 0.3 0.1\n",
+                           "line 2: query '301' and measure 'map' are listed twice")]:
+        zscores.write_text(text)
+        assert main(["evaluate", qrels, run, "-m", "map", "-Z", str(zscores)]) == 2
+        assert f"zscores file '{zscores}', {problem}" in capsys.readouterr().err
 
 
 def test_the_run_id_of_standard_input_is_its_last_lines_tag(capsys, monkeypatch):

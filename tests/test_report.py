@@ -20,6 +20,8 @@ OUTPUTS = {
                       {"per_query": True, "missing": "zero", "max_docs": 100}),
     "out.test.aql": ("qrels.rel_level", "results.test", ["all_trec", "relstring.20"],
                      {"per_query": True, "threshold": 2}),
+    "out.test.aqZ": ("qrels.test", "results.test", ["all_trec"],
+                     {"per_query": True, "zscores": TREC_EVAL_DATA / "zscores_file"}),
     "out.test.meas_params": (
         "qrels.test", "results.test",
         ["iprec_at_recall..10,.20,.25,.75,.50", "P.5,7,3", "recall.20,2000",
@@ -111,3 +113,9 @@ def test_digits_apply_to_values_not_to_counts(digits):
                                   digits=digits)
     assert re.fullmatch(r"num_rel +\tall\t561\nmap +\tall\t[0-9]+(\.[0-9]{%d})?\n" % digits,
                         printed)
+
+
+def test_zscores_must_be_a_path():
+    with pytest.raises(TypeError, match="^zscores must be the path of a file, got dict"):
+        rk.trec_eval_report({"q": {"a": 1}}, {"q": {"a": 1.0}}, ["map"],
+                            zscores={"q": {"map": (0, 1)}})

@@ -137,3 +137,35 @@ def test_the_program_reproduces_its_own_test_folder_outputs():
     assert done.stdout == (data / "out.comment.test").read_text()
     done = run("-m", "all_trec", "-q", data / "qrels.test", data / "results.test")
     assert done.stdout == (data / "out.test.aq").read_text()
+
+
+@pytest.mark.parametrize("seed", [1, 2])
+def test_zscores_equal_trec_eval_10s_minus_z(seed, tmp_path):
+    # -Z: every value as a z-score against a file of means and deviations. The file lists
+    # some (query, measure) pairs only (the rest are trec_eval's -1000000), some with a
+    # deviation of 0 (0 when the value is the mean, else -1000000), and gm_map's, whose
+    # per-query value trec_eval keeps as a logarithm.
+    qrels, run_file = written(tmp_path, seed, grades=(-1, 0, 1, 2))
+    plain = run("-q", "-m", "all_trec", qrels, run_file)
+    values = [line.split() for line in plain.stdout.splitlines()]
+    rng = np.random.default_rng(seed)
+    lines = []
+    for name, qid, value in values:
+        if qid == "all" or name in ("relstring", "runid") or rng.random() < 0.2:
+            continue
+        if rng.random() < 0.15:  # no deviation: the value itself, or another one
+            mean = value if rng.random() < 0.5 else "0.123"
+            lines.append(f"{qid} {name} {mean} 0")
+        else:
+            lines.append(f"{qid} {name} {rng.normal():.4f} {rng.uniform(0.1, 3):.4f}")
+    lines += [f"{qid} gm_map -2.5 1.5" for qid in {qid for _, qid, _ in values} - {"all"}]
+    zscores = tmp_path / "zscores"
+    zscores.write_text("\n".join(lines) + "\n")
+    done = run("-q", "-m", "all_trec", "-Z", zscores, qrels, run_file)
+    assert done.returncode == 0, done.stderr
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", rk.TieWarning)
+        printed = rk.trec_eval_report(qrels, run_file, ["all_trec"], per_query=True,
+                                      zscores=zscores)
+    assert [line.split() for line in printed.splitlines()] == [
+        line.split() for line in done.stdout.splitlines()]

@@ -25,13 +25,15 @@ from __future__ import annotations
 
 import gzip
 import inspect
+import math
 import os
 
+import numpy as np
 import pandas as pd
 
 from rankedu.core.validation import as_flag
 from rankedu.trec import names as _names
-from rankedu.trec.evaluate import _evaluated, evaluate, summaries, summary
+from rankedu.trec.evaluate import MIN_GEO_MEAN, _evaluated, evaluate, summaries, summary
 from rankedu.trec.measures import parse
 
 __all__ = ["trec_eval_report"]
@@ -41,7 +43,7 @@ LAYOUT_ONLY = ("runid", "num_q", "relstring")
 
 
 def trec_eval_report(qrels, run, measures=("official",), *, per_query=False, digits=4,
-                     runid=None, **options) -> str:
+                     runid=None, zscores=None, **options) -> str:
     """The text trec_eval prints for ``measures``: ``measure<TAB>qid<TAB>value`` lines.
 
     Parameters
@@ -59,6 +61,15 @@ def trec_eval_report(qrels, run, measures=("official",), *, per_query=False, dig
     runid : str, optional
         The ``runid`` line's value; by default the tag (sixth field) of the run file's last
         line, as trec_eval takes it, or the last ``tag`` of a run frame.
+    zscores : str or os.PathLike, optional
+        trec_eval's ``-Z``: a file of ``qid measure mean stddev`` lines, each measure's mean
+        and standard deviation on each query over reference runs. Every value is then printed
+        as its z-score, (value - mean) / stddev, under its name prefixed with ``Z``, and each
+        summary is taken over the z-scores (their mean; their sum for the counts; for
+        ``gm_map`` and ``gm_bpref``, whose per-query value trec_eval keeps as a logarithm,
+        the exponential of their mean). A value whose query and measure the file does not
+        list, or whose deviation is 0 while it differs from the mean, is -1000000, trec_eval's
+        ``MISSING_ZSCORE_VALUE``.
     **options
         ``threshold``, ``missing``, ``max_grade``, ``single_precision``, ``ties``,
         ``max_docs``, ``conventions``: as for :func:`rankedu.evaluate` (the diversity
@@ -121,6 +132,16 @@ def trec_eval_report(qrels, run, measures=("official",), *, per_query=False, dig
     if not written:
         result = result.iloc[:, :0]
     kinds = summaries(result.columns) if written else {}
+    # A z-score prints as a number, not as a count, under its name prefixed with Z.
+    prefix, shown = ("Z", dict.fromkeys(kinds, "mean")) if zscores is not None else ("", kinds)
+    if zscores is not None:
+        result, means = _as_zscores(result, kinds, _read_zscores(zscores))
+    else:
+        means = summary(result) if written else {}
+        if "num_rel" in kinds and options.get("missing") == "zero":
+            # trec_eval -c sums num_rel over the qrels themselves, counting every grade > 0
+            # whatever -l says (m_num_rel.c), not over its own per-query lines
+            means["num_rel"] = result.attrs["positive_grades"]
     lines = []
     if per_query:
         for at, qid in enumerate(result.index):
@@ -129,20 +150,67 @@ def trec_eval_report(qrels, run, measures=("official",), *, per_query=False, dig
                     lines.append(_line(layout[name].column, qid, f"'{relstrings[at]}'"))
                 elif name in kinds and kinds[name] != "geometric":
                     lines.append(_line(name, qid, _value(result[name].iloc[at],
-                                                         kinds[name], digits)))
-    means = summary(result) if written else {}
-    if "num_rel" in kinds and options.get("missing") == "zero":
-        # trec_eval -c sums num_rel over the qrels themselves, counting every grade > 0
-        # whatever -l says (m_num_rel.c), not over its own per-query lines
-        means["num_rel"] = result.attrs["positive_grades"]
+                                                         shown[name], digits), prefix))
     for name in order:
         if name == "runid":
             lines.append(_line(name, "all", runid if runid is not None else _runid(run)))
         elif name == "num_q":
-            lines.append(_line(name, "all", str(len(result))))
+            lines.append(_line(name, "all", _value(len(result), "mean" if prefix else "sum",
+                                                   digits), prefix))
         elif name in kinds:
-            lines.append(_line(name, "all", _value(means[name], kinds[name], digits)))
+            lines.append(_line(name, "all", _value(means[name], shown[name], digits), prefix))
     return "".join(lines)
+
+
+#: trec_eval's value for a z-score it cannot compute (``trec_eval.h``).
+MISSING_ZSCORE = -1000000.0
+
+
+def _read_zscores(path) -> dict[tuple[str, str], tuple[float, float]]:
+    """trec_eval's ``-Z`` file: ``(qid, measure) -> (mean, stddev)`` from its ``qid measure
+    mean stddev`` lines (blank lines skipped)."""
+    if not isinstance(path, (str, os.PathLike)):
+        raise TypeError(f"zscores must be the path of a file, got {type(path).__name__}")
+    table, origin = {}, f"zscores file {os.fspath(path)!r}"
+    with open(path, encoding="utf-8") as file:
+        for number, line in enumerate(file, start=1):
+            fields = line.split()
+            if not fields:
+                continue
+            try:
+                if len(fields) != 4:
+                    raise ValueError
+                mean, stddev = float(fields[2]), float(fields[3])
+            except ValueError:
+                raise ValueError(f"{origin}, line {number}: expected 'qid measure mean "
+                                 f"stddev', got {line.strip()!r}") from None
+            if (fields[0], fields[1]) in table:
+                raise ValueError(f"{origin}, line {number}: query {fields[0]!r} and measure "
+                                 f"{fields[1]!r} are listed twice")
+            table[fields[0], fields[1]] = mean, stddev
+    return table
+
+
+def _as_zscores(result: pd.DataFrame, kinds: dict, table: dict):
+    """Each value of ``result`` as trec_eval's z-score (``convert_zscores.c``), and each
+    measure's summary of them (``meas_acc.c``, ``meas_avg.c``, ``m_gm_map.c``)."""
+    converted, means = result.copy(), {}
+    for name, kind in kinds.items():
+        values = result[name].to_numpy(dtype=float)
+        if kind == "geometric":  # trec_eval keeps the logarithm as the query's value
+            values = np.log(np.maximum(values, MIN_GEO_MEAN))
+        z = []
+        for qid, value in zip(result.index, values.tolist()):
+            mean, stddev = table.get((str(qid), name), (None, None))
+            if stddev:
+                z.append((value - mean) / stddev)
+            else:  # no deviation: the mean itself is 0, any other value unknown
+                z.append(0.0 if mean is not None and value == mean else MISSING_ZSCORE)
+        converted[name] = z
+        total = sum(z)
+        means[name] = (total if kind == "sum" else
+                       math.exp(total / len(z)) if kind == "geometric" else total / len(z))
+    return converted, means
 
 
 def _is_trec_eval(written: str) -> bool:
@@ -165,8 +233,8 @@ def _evaluate(qrels, run, measures, relstring, options):
     return result, result.attrs.get("relstring")
 
 
-def _line(name: str, qid: str, value: str) -> str:
-    return f"{name:<22}\t{qid}\t{value}\n"
+def _line(name: str, qid: str, value: str, prefix: str = "") -> str:
+    return f"{prefix}{name:<22}\t{qid}\t{value}\n"
 
 
 def _value(value, kind: str, digits: int) -> str:
