@@ -3,6 +3,7 @@ or compare several runs.
 
     rankedu evaluate QRELS RUN -m nDCG@10 AP [-q] [-l 2] [-c] [--ties average] [--format csv]
     rankedu evaluate QRELS RUN -m all_trec -q [-M 100] [-Z zscores_file]
+    rankedu evaluate QRELS_JG RUN -R qrels_jg -m qrels_jg -q
     rankedu explain QRELS RUN QID -m nDCG@10 [--ties optimistic] [--top 10]
     rankedu compare QRELS RUN RUN [RUN...] -m nDCG@10 AP [--baseline RUN] [--test t]
     rankedu --version
@@ -13,7 +14,8 @@ with ``-q``, then each measure over the queries (qid ``all``), rounded to ``--di
 may be named as trec_eval names them (``-m map -m P.5,10``, ``-m all_trec``); without ``-m``,
 trec_eval's default measures (``official``) are computed, and ``-M`` keeps each query's first
 documents, as trec_eval's ``-M`` does, so that trec_eval's own command lines print its output
-(``-Z FILE`` prints z-scores, as trec_eval's ``-Z`` does). The other formats are for
+(``-Z FILE`` prints z-scores, and ``-R qrels_jg`` reads judgment groups, as trec_eval's ``-Z``
+and ``-R`` do). The other formats are for
 scripts; each value is printed in full (the shortest text that reads back as the same double),
 the queries' rows only with ``-q``, and the ``all`` row is :func:`rankedu.summary` of the
 result (a mean, or a sum for the counts), as in the trec_eval layout:
@@ -67,7 +69,7 @@ from rankedu.comparison import CORRECTIONS, TESTS, compare
 from rankedu.trec.evaluate import DEFAULT_MAX_GRADE, MISSING, evaluate, summary
 from rankedu.trec.files import STDIN, read_qrels
 from rankedu.trec.measures import MEASURES, parse
-from rankedu.trec.report import run_tag, trec_eval_report
+from rankedu.trec.report import REL_FORMATS, run_tag, trec_eval_report
 from rankedu.trec.diversity import CONVENTIONS
 from rankedu.trec.diversity import MEASURES as DIVERSITY
 from rankedu.trec.diversity import is_diversity
@@ -94,7 +96,7 @@ FLAGS = {"missing": "--missing", "ties": "--ties", "max_grade": "--max-grade",
          "threshold": "-l", "measures": "-m", "explain.query": "rankedu explain",
          "baseline": "--baseline", "alpha": "--alpha", "seed": "--seed",
          "conventions": "--conventions", "max_docs": "-M", "single_precision":
-         "--single-precision"}
+         "--single-precision", "rel_format": "-R"}
 # A keyword with its value (missing='zero', max_grade=3, max_grade=), or a keyword as the
 # subject of a message (threshold must ..., measures: ...); explain.query wherever it stands.
 _KEYWORD = re.compile(
@@ -259,6 +261,11 @@ def _parser(command_parser=_Parser) -> argparse.ArgumentParser:
     evaluate_cmd.add_argument("--digits", type=_digits, default=4, metavar="N",
                               help=f"decimals printed, 0 to {MAX_DIGITS} (default 4, as "
                               "trec_eval; the trec_eval format only)")
+    evaluate_cmd.add_argument("-R", "--rel-format", choices=REL_FORMATS, default="qrels",
+                              help="qrels_jg: QRELS holds judgment groups ('qid group docno "
+                              "rel'), for map_avgjg, P_avgjg and Rprec_mult_avgjg, each "
+                              "averaged over the groups (-m qrels_jg; trec_eval -R; the "
+                              "trec_eval format only)")
     evaluate_cmd.add_argument("-Z", "--zscores", metavar="FILE",
                               help="print each value as a z-score against FILE's 'qid "
                               "measure mean stddev' lines, names prefixed with Z (trec_eval "
@@ -466,13 +473,16 @@ def _run(args, out) -> None:
             if args.zscores is not None:
                 raise ValueError(f"--zscores: only the trec_eval format prints z-scores, not "
                                  f"--format {args.format}")
+            if args.rel_format != "qrels":
+                raise ValueError(f"-R: only the trec_eval format reads {args.rel_format}, not "
+                                 f"--format {args.format}")
             _print_machine(evaluate(args.qrels, args.run, measures, **options),
                            args.per_query, args.format, out)
             return
         with _run_id(args.run) as runid:
             print(trec_eval_report(args.qrels, args.run, measures, per_query=args.per_query,
                                    digits=args.digits, runid=runid, zscores=args.zscores,
-                                   **options), end="", file=out)
+                                   rel_format=args.rel_format, **options), end="", file=out)
         return
     # Every explanation first, from one reading of the files, so that a bad measure or query
     # prints nothing but the error.

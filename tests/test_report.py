@@ -22,6 +22,8 @@ OUTPUTS = {
                      {"per_query": True, "threshold": 2}),
     "out.test.aqZ": ("qrels.test", "results.test", ["all_trec"],
                      {"per_query": True, "zscores": TREC_EVAL_DATA / "zscores_file"}),
+    "out.test.qrels_jg": ("qrels.123", "results.test", ["qrels_jg"],
+                          {"per_query": True, "rel_format": "qrels_jg"}),
     "out.test.meas_params": (
         "qrels.test", "results.test",
         ["iprec_at_recall..10,.20,.25,.75,.50", "P.5,7,3", "recall.20,2000",
@@ -119,3 +121,34 @@ def test_zscores_must_be_a_path():
     with pytest.raises(TypeError, match="^zscores must be the path of a file, got dict"):
         rk.trec_eval_report({"q": {"a": 1}}, {"q": {"a": 1.0}}, ["map"],
                             zscores={"q": {"map": (0, 1)}})
+
+
+def test_judgment_groups_take_only_their_measures_and_a_group_column(tmp_path):
+    qrels = TREC_EVAL_DATA / "qrels.123"
+    run = TREC_EVAL_DATA / "results.test"
+    for measures in (["map"], ["qrels_jg", "AP"], ["qrels_jg", "relstring"]):
+        with pytest.raises(ValueError, match="^measures: with rel_format='qrels_jg' only the "
+                                             "measures averaged over judgment groups"):
+            rk.trec_eval_report(qrels, run, measures, rel_format="qrels_jg")
+    with pytest.raises(ValueError, match="^rel_format must be one of"):
+        rk.trec_eval_report(qrels, run, ["qrels_jg"], rel_format="prefs")
+    with pytest.raises(ValueError, match="^qrels must have a 'group' column"):
+        rk.trec_eval_report(rk.read_qrels(TREC_EVAL_DATA / "qrels.test"), run, ["qrels_jg"],
+                            rel_format="qrels_jg")
+    with pytest.raises(ValueError, match="^measures: trec_eval's P_avgjg averages over "
+                                         "judgment groups"):
+        rk.evaluate(TREC_EVAL_DATA / "qrels.test", run, ["P_avgjg.5"])
+    twice = tmp_path / "twice"
+    twice.write_text("q1 A d1 1\nq1 B d1 0\n# a comment\nq1 A d1 0\n")
+    with pytest.raises(ValueError, match="twice', line 4: document 'd1' is judged twice for "
+                                         "query 'q1' and group 'A'"):
+        rk.read_judgment_groups(twice)
+
+
+@pytest.mark.filterwarnings("ignore::rankedu.TieWarning")
+def test_judgment_groups_from_a_frame_equal_those_from_the_file():
+    qrels, run = TREC_EVAL_DATA / "qrels.123", TREC_EVAL_DATA / "results.test"
+    from_file = rk.trec_eval_report(qrels, run, ["qrels_jg"], rel_format="qrels_jg")
+    from_frames = rk.trec_eval_report(rk.read_judgment_groups(qrels), rk.read_run(run),
+                                      ["qrels_jg"], rel_format="qrels_jg", runid="STANDARD")
+    assert from_frames == from_file

@@ -169,3 +169,27 @@ def test_zscores_equal_trec_eval_10s_minus_z(seed, tmp_path):
                                       zscores=zscores)
     assert [line.split() for line in printed.splitlines()] == [
         line.split() for line in done.stdout.splitlines()]
+
+
+@pytest.mark.parametrize("seed", [1, 2, 3])
+def test_judgment_groups_equal_trec_eval_10s_minus_r_qrels_jg(seed, tmp_path):
+    # -R qrels_jg: map, P and Rprec_mult on each group's judgments, averaged per query over
+    # the groups that judge it (one to three of A, B, C, each judging its own documents with
+    # its own grades; some judge nothing relevant).
+    qrels, run_file = written(tmp_path, seed, grades=(0, 1, 2))
+    rng = np.random.default_rng(seed)
+    lines = []
+    for line in qrels.read_text().splitlines():
+        qid, _, docno, _ = line.split()
+        for group in "ABC":
+            if rng.random() < 0.6:
+                lines.append(f"{qid} {group} {docno} {rng.choice([0, 0, 1, 2])}")
+    qrels.write_text("\n".join(lines) + "\n")
+    done = run("-q", "-R", "qrels_jg", "-m", "qrels_jg", qrels, run_file)
+    assert done.returncode == 0, done.stderr
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", (rk.TieWarning, rk.QueryMismatchWarning))
+        printed = rk.trec_eval_report(qrels, run_file, ["qrels_jg"], per_query=True,
+                                      rel_format="qrels_jg")
+    assert [line.split() for line in printed.splitlines()] == [
+        line.split() for line in done.stdout.splitlines()]

@@ -47,9 +47,7 @@ from rankedu.metrics.diversity import (
     precision_ia,
     subtopic_recall,
 )
-from rankedu.trec.files import read_run
-from rankedu.trec.lines import line_of_row
-from rankedu.trec.load import _read_file
+from rankedu.trec.files import _read_keyed_qrels, read_run
 
 __all__ = ["evaluate_diversity", "read_subtopic_qrels"]
 
@@ -182,16 +180,7 @@ def read_subtopic_qrels(path) -> pd.DataFrame:
     0  q1        1    d1    1
     1  q1        2    d1    0
     """
-    frame, rows = _read_file(path, "qrels", text=True)
-    frame = frame.rename(columns={"iter": "subtopic"})
-    twice = frame.duplicated(["qid", "subtopic", "docno"]).to_numpy()
-    if twice.any():
-        row = int(np.flatnonzero(twice)[0])
-        qid, subtopic, docno = frame.loc[row, ["qid", "subtopic", "docno"]]
-        raise ValueError(f"{rows.origin}, line {line_of_row(row, rows.skipped)}: document "
-                         f"{docno!r} is judged twice for query {qid!r} and subtopic "
-                         f"{subtopic!r}")
-    return frame
+    return _read_keyed_qrels(path, "subtopic")
 
 
 def _as_qrels(qrels) -> pd.DataFrame:

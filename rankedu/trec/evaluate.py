@@ -76,13 +76,13 @@ from rankedu.trec.diversity import (
     refuse_conventions,
     refuse_options,
 )
-from rankedu.trec.files import read_qrels, read_run
+from rankedu.trec.files import read_judgment_groups, read_qrels, read_run
 from rankedu.trec.join import DEFAULT_MAX_GRADE, _join, _max_grade, _one_query
 from rankedu.trec.load import _load_pair, _Table, link_errors_first
 from rankedu.trec.measures import parse
 
-__all__ = ["QueryMismatchWarning", "TieInterval", "evaluate", "ranked_list", "read_qrels",
-           "read_run", "summary", "tie_interval"]
+__all__ = ["QueryMismatchWarning", "TieInterval", "evaluate", "ranked_list",
+           "read_judgment_groups", "read_qrels", "read_run", "summary", "tie_interval"]
 
 
 #: What ``evaluate`` does with a judged query the run lacks: trec_eval 9.x's way, ``-c``'s,
@@ -344,8 +344,14 @@ def summary(result: pd.DataFrame) -> pd.Series:
                         f"{type(result).__name__}")
     if not len(result):
         raise ValueError("result holds no query: there is nothing to summarise")
+    return _summarised(result, summaries(result.columns))
+
+
+def _summarised(result: pd.DataFrame, kinds: dict[str, str]) -> pd.Series:
+    """Each column of ``result`` over its queries, as its kind ("mean", "sum", "geometric")
+    says."""
     return pd.Series({name: float(_SUMMARIES[kind](result[name].to_numpy(float)))
-                      for name, kind in summaries(result.columns).items()}, dtype=float)
+                      for name, kind in kinds.items()}, dtype=float)
 
 
 def summaries(columns) -> dict[str, str]:

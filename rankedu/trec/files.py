@@ -56,9 +56,10 @@ from __future__ import annotations
 
 import pandas as pd
 
+from rankedu.trec.lines import line_of_row
 from rankedu.trec.load import STDIN, _encode, _read_file  # and trec_files.STDIN
 
-__all__ = ["read_qrels", "read_run"]
+__all__ = ["read_judgment_groups", "read_qrels", "read_run"]
 
 
 def read_qrels(path) -> pd.DataFrame:
@@ -169,4 +170,67 @@ def read_run(path) -> pd.DataFrame:
     """
     frame, rows = _read_file(path, "run", text=True)
     _encode(rows)  # checks that no document is listed twice for a query
+    return frame
+
+
+def read_judgment_groups(path) -> pd.DataFrame:
+    """Read qrels of several judgment groups (trec_eval's ``-R qrels_jg``): one ``qid group
+    docno rel`` line per judgment, the second field naming the group (an assessor, say) that
+    judged the document.
+
+    Read as :func:`read_qrels` reads a qrels file, the group in the place of ``iter``
+    (``help(rankedu.trec.files)`` lists the rules). A document may be judged once per group.
+
+    Parameters
+    ----------
+    path : str or os.PathLike
+        The file; ``"-"`` reads standard input.
+
+    Returns
+    -------
+    pandas.DataFrame
+        Columns ``qid``, ``group``, ``docno`` (strings) and ``rel`` (int64), one row per
+        judgment, in the file's order.
+
+    Raises
+    ------
+    ValueError
+        Naming the file and the line, as :func:`read_qrels` does; or a (query, group,
+        document) judged twice.
+
+    Notes
+    -----
+    :func:`rankedu.trec_eval_report` with ``rel_format="qrels_jg"`` averages trec_eval's
+    ``map_avgjg``, ``P_avgjg`` and ``Rprec_mult_avgjg`` over the groups.
+
+    References
+    ----------
+    - ``trec_eval``: Buckley, C. trec_eval, the TREC evaluation program, version 10.0 (its
+      qrels_jg format, read by its ``get_qrels_jg.c``).
+
+    Examples
+    --------
+    >>> import rankedu as rk, tempfile, os
+    >>> path = os.path.join(tempfile.mkdtemp(), "qrels.txt")
+    >>> _ = open(path, "w").write("q1 A d1 1\\nq1 B d1 0\\n")
+    >>> rk.read_judgment_groups(path)
+      qid group docno  rel
+    0  q1     A    d1    1
+    1  q1     B    d1    0
+    """
+    return _read_keyed_qrels(path, "group")
+
+
+def _read_keyed_qrels(path, key: str) -> pd.DataFrame:
+    """A qrels file whose second field is ``key`` (a subtopic, a judgment group), read as
+    :func:`read_qrels` reads one; a document judged twice for one query and ``key`` is a
+    ValueError naming the line."""
+    frame, rows = _read_file(path, "qrels", text=True)
+    frame = frame.rename(columns={"iter": key})
+    twice = frame.duplicated(["qid", key, "docno"]).to_numpy()
+    if twice.any():
+        row = int(twice.nonzero()[0][0])
+        qid, value, docno = frame.loc[row, ["qid", key, "docno"]]
+        raise ValueError(f"{rows.origin}, line {line_of_row(row, rows.skipped)}: document "
+                         f"{docno!r} is judged twice for query {qid!r} and {key} {value!r}")
     return frame

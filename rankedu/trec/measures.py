@@ -594,6 +594,10 @@ def _trec_eval_measures(written: list[str]) -> list[ParsedMeasure]:
     command when a set brought it, and refused when named."""
     specs = []
     for spelled in _names.trec_eval_spellings(written):
+        if _names.FAMILIES[spelled.family].averaged:
+            raise ValueError(f"measures: trec_eval's {spelled.family} averages over judgment "
+                             f"groups: only the trec_eval layout computes it, from qrels of "
+                             f"judgment groups (rel_format='qrels_jg')")
         if spelled.rankedu is None:
             if spelled.family in {name.partition(".")[0] for name in written}:
                 raise ValueError(f"measures: trec_eval's {spelled.family} is not a number per "

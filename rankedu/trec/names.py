@@ -62,6 +62,9 @@ class Family:
     kind: str = "none"
     defaults: tuple = ()
     given: object = None  # "values" families: trec_eval's list -> rankedu's spelling
+    # averaged over judgment groups (``-R qrels_jg``): ``rankedu`` spells the measure that
+    # each group's judgments give
+    averaged: bool = False
 
     def spell(self, value, default: bool) -> str | None:
         """rankedu's spelling of one value (``P@10``; ``Utility(a=2.0,b=-1.0,c=0.0,d=0.0)``)."""
@@ -189,6 +192,10 @@ FAMILIES = {family.name: family for family in [
     Family("set_map", "SetAP"),
     Family("set_F", "SetF", "values", (None,), _f_beta),
     Family("num_nonrel_judged_ret", "NumNonRelJudgedRet"),
+    Family("map_avgjg", "AP", averaged=True),
+    Family("P_avgjg", "P@{}", "cutoffs", _CUTOFFS, averaged=True),
+    Family("Rprec_mult_avgjg", "RprecMult(mult={})", "levels",
+           tuple(round(0.2 * i, 1) for i in range(1, 11)), averaged=True),
     Family("rbp", "RBPtrec", "values", (None,), _persistence("RBPtrec")),
     Family("rbp_resid", "RBPtrecResid", "values", (None,), _persistence("RBPtrecResid")),
     Family("unj", "Unjudged@{}", "cutoffs", (5, 10, 20)),
@@ -207,6 +214,7 @@ SETS = {
                  "set_relative_P", "set_map", "set_F", "num_nonrel_judged_ret"),
     "set": ("runid", "num_q", "num_ret", "num_rel", "num_rel_ret", "utility", "set_P",
             "set_recall", "set_relative_P", "set_map", "set_F"),
+    "qrels_jg": ("runid", "num_q", "map_avgjg", "P_avgjg", "Rprec_mult_avgjg"),
 }
 
 _ORDER = {name: i for i, name in enumerate(FAMILIES)}

@@ -27,13 +27,17 @@ import gzip
 import inspect
 import math
 import os
+import warnings
+from collections.abc import Mapping
 
 import numpy as np
 import pandas as pd
 
-from rankedu.core.validation import as_flag
+from rankedu.core.validation import as_flag, one_of
 from rankedu.trec import names as _names
-from rankedu.trec.evaluate import MIN_GEO_MEAN, _evaluated, evaluate, summaries, summary
+from rankedu.trec.evaluate import (MIN_GEO_MEAN, QueryMismatchWarning, _evaluated,
+                                   _summarised, _warn_dropped, evaluate, summaries)
+from rankedu.trec.files import read_judgment_groups, read_run
 from rankedu.trec.measures import parse
 
 __all__ = ["trec_eval_report"]
@@ -43,7 +47,7 @@ LAYOUT_ONLY = ("runid", "num_q", "relstring")
 
 
 def trec_eval_report(qrels, run, measures=("official",), *, per_query=False, digits=4,
-                     runid=None, zscores=None, **options) -> str:
+                     runid=None, zscores=None, rel_format="qrels", **options) -> str:
     """The text trec_eval prints for ``measures``: ``measure<TAB>qid<TAB>value`` lines.
 
     Parameters
@@ -70,6 +74,13 @@ def trec_eval_report(qrels, run, measures=("official",), *, per_query=False, dig
         the exponential of their mean). A value whose query and measure the file does not
         list, or whose deviation is 0 while it differs from the mean, is -1000000, trec_eval's
         ``MISSING_ZSCORE_VALUE``.
+    rel_format : {"qrels", "qrels_jg"}, default "qrels"
+        trec_eval's ``-R``. ``"qrels_jg"`` reads ``qrels`` as the judgments of several groups
+        (:func:`rankedu.read_judgment_groups`; a frame with a ``group`` column) for trec_eval's
+        measures averaged over the groups that judge each query, ``map_avgjg``, ``P_avgjg``
+        and ``Rprec_mult_avgjg`` (its set ``qrels_jg``, with ``runid`` and ``num_q``): each is
+        the measure of ``map``, ``P`` or ``Rprec_mult`` on each group's judgments alone, added
+        in the groups' string order and divided by their number.
     **options
         ``threshold``, ``missing``, ``max_grade``, ``single_precision``, ``ties``,
         ``max_docs``, ``conventions``: as for :func:`rankedu.evaluate` (the diversity
@@ -116,6 +127,7 @@ def trec_eval_report(qrels, run, measures=("official",), *, per_query=False, dig
         measures = [measures]
     measures = list(measures)
     as_flag(per_query, "per_query")
+    one_of(rel_format, "rel_format", REL_FORMATS)
     written = [name for name in measures
                if isinstance(name, str) and name.partition(".")[0] not in LAYOUT_ONLY]
     trec_eval = [name for name in measures if isinstance(name, str) and _is_trec_eval(name)]
@@ -123,21 +135,25 @@ def trec_eval_report(qrels, run, measures=("official",), *, per_query=False, dig
     layout = {s.family: s for s in spelled if s.rankedu is None}
     lengths = [int(s.value) for s in layout.values() if s.family == "relstring"]
     # trec_eval -m runid alone still reads both files and counts the queries: so does this.
-    result, relstrings = _evaluate(qrels, run, written or ["num_ret"],
-                                   lengths[0] if lengths else None, options)
+    if rel_format == "qrels_jg":
+        result, relstrings = _over_groups(qrels, run, written, spelled, options), None
+    else:
+        result, relstrings = _evaluate(qrels, run, written or ["num_ret"],
+                                       lengths[0] if lengths else None, options)
     order = [s.column if s.rankedu else s.family for s in spelled]
     order += [name for name in result.columns if name not in order]
     if not trec_eval:
         order.insert(0, "num_q")
     if not written:
         result = result.iloc[:, :0]
-    kinds = summaries(result.columns) if written else {}
+    kinds = ({} if not written else dict.fromkeys(result.columns, "mean")
+             if rel_format == "qrels_jg" else summaries(result.columns))
     # A z-score prints as a number, not as a count, under its name prefixed with Z.
     prefix, shown = ("Z", dict.fromkeys(kinds, "mean")) if zscores is not None else ("", kinds)
     if zscores is not None:
         result, means = _as_zscores(result, kinds, _read_zscores(zscores))
     else:
-        means = summary(result) if written else {}
+        means = _summarised(result, kinds)
         if "num_rel" in kinds and options.get("missing") == "zero":
             # trec_eval -c sums num_rel over the qrels themselves, counting every grade > 0
             # whatever -l says (m_num_rel.c), not over its own per-query lines
@@ -231,6 +247,54 @@ def _evaluate(qrels, run, measures, relstring, options):
     bound.apply_defaults()
     result = _evaluated(**bound.arguments, relstring=relstring)
     return result, result.attrs.get("relstring")
+
+
+#: trec_eval's ``-R`` formats that rankedu reads.
+REL_FORMATS = ("qrels", "qrels_jg")
+
+
+def _over_groups(qrels, run, written: list, spelled: list, options: dict) -> pd.DataFrame:
+    """trec_eval ``-R qrels_jg`` (``m_map_avgjg.c``, ``m_P_avgjg.c``,
+    ``m_Rprec_mult_avgjg.c``): each averaged family's measure on each group's judgments, and
+    per query the mean over the groups that judge it, as columns named as trec_eval prints
+    them."""
+    averaged = [s for s in spelled if s.rankedu is not None]
+    if not written or len(_names.trec_eval_spellings(written) or []) < len(spelled) or not all(
+            _names.FAMILIES[s.family].averaged for s in averaged) or any(
+            s.family == "relstring" for s in spelled):
+        raise ValueError("measures: with rel_format='qrels_jg' only the measures averaged over "
+                         "judgment groups are computed: map_avgjg, P_avgjg, Rprec_mult_avgjg "
+                         f"(the set qrels_jg), and runid and num_q; got {written!r}")
+    groups = qrels if isinstance(qrels, pd.DataFrame) else read_judgment_groups(qrels)
+    if "group" not in groups.columns:
+        raise ValueError("qrels must have a 'group' column with rel_format='qrels_jg'")
+    if not isinstance(run, (pd.DataFrame, Mapping)):
+        run = read_run(run)  # once, for every group (standard input can be read only once)
+    run_qids = set(map(str, run["qid"] if isinstance(run, pd.DataFrame) else run))
+    missing = options.get("missing", "skip")
+    per_group = []
+    for group, judged in groups.astype({"group": str}).groupby("group", sort=True):
+        if missing != "zero" and not run_qids & set(judged["qid"].astype(str)):
+            continue  # it judges no query of the run
+        with warnings.catch_warnings(record=True) as caught:
+            warnings.simplefilter("always")
+            per_group.append(evaluate(judged, run, [s.rankedu for s in averaged], **options))
+        for warning in caught:  # which queries the groups leave out is said once, below
+            if not issubclass(warning.category, QueryMismatchWarning):
+                warnings.warn(f"judgment group {group!r}: {warning.message}", warning.category,
+                              stacklevel=3)
+    qids = sorted({qid for frame in per_group for qid in frame.index})
+    judged_qids = set(groups["qid"].astype(str))
+    _warn_dropped(sorted(run_qids - judged_qids),
+                  [] if missing == "zero" else sorted(judged_qids - run_qids))
+    if not qids:
+        raise ValueError("run: nothing was evaluated: none of the run's queries is judged")
+    result = pd.DataFrame(index=pd.Index(qids, name="qid", dtype=str))
+    for s in averaged:
+        values = [[frame.at[qid, s.rankedu] for frame in per_group if qid in frame.index]
+                  for qid in qids]
+        result[s.column] = [sum(group_values) / len(group_values) for group_values in values]
+    return result
 
 
 def _line(name: str, qid: str, value: str, prefix: str = "") -> str:
