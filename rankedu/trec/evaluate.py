@@ -76,13 +76,14 @@ from rankedu.trec.diversity import (
     refuse_conventions,
     refuse_options,
 )
-from rankedu.trec.files import read_judgment_groups, read_qrels, read_run
+from rankedu.trec.files import read_judgment_groups, read_preferences, read_qrels, read_run
 from rankedu.trec.join import DEFAULT_MAX_GRADE, _join, _max_grade, _one_query
 from rankedu.trec.load import _load_pair, _Table, link_errors_first
 from rankedu.trec.measures import parse
 
 __all__ = ["QueryMismatchWarning", "TieInterval", "evaluate", "ranked_list",
-           "read_judgment_groups", "read_qrels", "read_run", "summary", "tie_interval"]
+           "read_judgment_groups", "read_preferences", "read_qrels", "read_run", "summary",
+           "tie_interval"]
 
 
 #: What ``evaluate`` does with a judged query the run lacks: trec_eval 9.x's way, ``-c``'s,

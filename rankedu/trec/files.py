@@ -54,12 +54,13 @@ culprit. Every path accepts the same files and gives the same values.
 
 from __future__ import annotations
 
+import numpy as np
 import pandas as pd
 
-from rankedu.trec.lines import line_of_row
-from rankedu.trec.load import STDIN, _encode, _read_file  # and trec_files.STDIN
+from rankedu.trec.lines import _DECIMAL, line_of_row
+from rankedu.trec.load import STDIN, _encode, _normalise, _read_bytes, _read_file  # noqa
 
-__all__ = ["read_judgment_groups", "read_qrels", "read_run"]
+__all__ = ["read_judgment_groups", "read_preferences", "read_qrels", "read_run"]
 
 
 def read_qrels(path) -> pd.DataFrame:
@@ -221,16 +222,126 @@ def read_judgment_groups(path) -> pd.DataFrame:
     return _read_keyed_qrels(path, "group")
 
 
-def _read_keyed_qrels(path, key: str) -> pd.DataFrame:
+def _read_keyed_qrels(path, key: str, *checks) -> pd.DataFrame:
     """A qrels file whose second field is ``key`` (a subtopic, a judgment group), read as
-    :func:`read_qrels` reads one; a document judged twice for one query and ``key`` is a
-    ValueError naming the line."""
+    :func:`read_qrels` reads one; a document judged twice for one query and ``key``, or a
+    record that one of ``checks`` refuses (:func:`refused`), is a ValueError naming the line."""
     frame, rows = _read_file(path, "qrels", text=True)
     frame = frame.rename(columns={"iter": key})
-    twice = frame.duplicated(["qid", key, "docno"]).to_numpy()
-    if twice.any():
-        row = int(twice.nonzero()[0][0])
-        qid, value, docno = frame.loc[row, ["qid", key, "docno"]]
-        raise ValueError(f"{rows.origin}, line {line_of_row(row, rows.skipped)}: document "
-                         f"{docno!r} is judged twice for query {qid!r} and {key} {value!r}")
+    refused(frame, lambda row: f"{rows.origin}, line {line_of_row(row, rows.skipped)}",
+            twice(["qid", key]), *checks)
     return frame
+
+
+def twice(keys: list[str]):
+    """A check for :func:`refused`: a document listed twice under the same ``keys``."""
+    def check(frame: pd.DataFrame):
+        found = frame.duplicated([*keys, "docno"]).to_numpy()
+        if not found.any():
+            return None
+        row = int(found.nonzero()[0][0])
+        names = " and ".join(f"{'query' if key == 'qid' else key} {frame.at[row, key]!r}"
+                             for key in keys)
+        return row, f"document {frame.at[row, 'docno']!r} is judged twice for {names}"
+    return check
+
+
+def refused(frame: pd.DataFrame, where, *checks) -> None:
+    """Raise the first problem one of ``checks`` finds (each ``frame -> (row, message)`` or
+    None), prefixed by ``where(row)``, the place of the row (a file and line)."""
+    for check in checks:
+        found = check(frame)
+        if found is not None:
+            row, message = found
+            raise ValueError(f"{where(row)}: {message}")
+
+
+#: The columns of a preferences frame, in the order of a prefs file's fields.
+PREFS_COLUMNS = ("qid", "group", "subgroup", "docno", "rel")
+
+
+def read_preferences(path) -> pd.DataFrame:
+    """Read trec_eval's preference judgments (its ``-R prefs`` format): one ``qid group
+    subgroup docno rel`` line per judged document.
+
+    Within one judgment subgroup of one judgment group (a user's judging of a query, say), a
+    document with a higher ``rel`` is preferred to one with a lower: the levels only order the
+    documents, except that 0 means non-relevant. The subgroups of a group state parts of one
+    consistent order, which the preferences they imply complete (A > B in one subgroup and B >
+    C in another give A > C); groups may disagree with each other. trec_eval's
+    ``get_prefs.c`` describes the format; :func:`rankedu.trec_eval_report` with
+    ``rel_format="prefs"`` computes trec_eval's preference measures from it.
+
+    Read as :func:`read_qrels` reads a qrels file (``help(rankedu.trec.files)``: whitespace
+    separates fields, blank and comment lines are skipped, UTF-8), with five fields, ``rel``
+    a decimal number ``>= 0``. Where trec_eval 10.0 differs: it stops on a blank line, on two
+    comment lines in a row or on a line with more than five fields (so does rankedu, but names
+    the file's line where trec_eval counts the lines it read); it reads ``rel`` with C's
+    ``atof`` (``"x"`` as 0) and takes negative levels, which it confuses with its "not in this
+    group" mark (-1) and for which its ``prefs_avgjg_Rnonrel`` reads past its arrays: rankedu
+    refuses both; and it accepts a document listed twice in one subgroup, counting its
+    preferences twice when the group has one subgroup and once otherwise: rankedu refuses it.
+
+    Parameters
+    ----------
+    path : str or os.PathLike
+        The file; ``"-"`` reads standard input.
+
+    Returns
+    -------
+    pandas.DataFrame
+        Columns ``qid``, ``group``, ``subgroup``, ``docno`` (strings) and ``rel`` (float64),
+        one row per line, in the file's order.
+
+    Raises
+    ------
+    ValueError
+        Naming the file and the line: a line without five fields, a level that is not a
+        number ``>= 0``, a document listed twice in one subgroup.
+
+    References
+    ----------
+    - ``trec_eval``: Buckley, C. trec_eval, the TREC evaluation program, version 10.0 (its
+      prefs format, read by its ``get_prefs.c``).
+
+    Examples
+    --------
+    >>> import rankedu as rk, tempfile, os
+    >>> path = os.path.join(tempfile.mkdtemp(), "prefs.txt")
+    >>> _ = open(path, "w").write("q1 user1 s1 d1 2\\nq1 user1 s1 d2 0\\n")
+    >>> rk.read_preferences(path)
+      qid  group subgroup docno  rel
+    0  q1  user1       s1    d1  2.0
+    1  q1  user1       s1    d2  0.0
+    """
+    raw, origin = _read_bytes(path, "prefs")
+    records, lines = [], []
+    for number, line in enumerate(_normalise(raw).decode("utf-8").split("\n"), start=1):
+        fields = line.split()
+        if not fields:
+            continue
+        if len(fields) != len(PREFS_COLUMNS):
+            raise ValueError(f"{origin}, line {number}: malformed line (expected 5 fields, "
+                             f"{' '.join(PREFS_COLUMNS)}; got {len(fields)}): {line.strip()!r}")
+        if not _DECIMAL.fullmatch(fields[4]):
+            raise ValueError(f"{origin}, line {number}: malformed line (the relevance level "
+                             f"{fields[4]!r} is not a number): {line.strip()!r}")
+        records.append(fields)
+        lines.append(number)
+    frame = pd.DataFrame(records, columns=list(PREFS_COLUMNS), dtype=object)
+    frame["rel"] = frame["rel"].astype(np.float64)
+    refused(frame, lambda row: f"{origin}, line {lines[row]}",
+            twice(["qid", "group", "subgroup"]), negative_level)
+    return frame
+
+
+def negative_level(frame: pd.DataFrame):
+    """A check for :func:`refused`: a relevance level below 0 (or not finite), which
+    trec_eval's preference measures cannot take."""
+    bad = ~(np.isfinite(frame["rel"].to_numpy(float)) & (frame["rel"].to_numpy(float) >= 0))
+    if not bad.any():
+        return None
+    row = int(bad.nonzero()[0][0])
+    return row, (f"the relevance level {frame.at[row, 'rel']} of document "
+                 f"{frame.at[row, 'docno']!r} is not a number >= 0, which trec_eval's "
+                 f"preference measures need")
