@@ -4,6 +4,7 @@ or compare several runs.
     rankedu evaluate QRELS RUN -m nDCG@10 AP [-q] [-l 2] [-c] [--ties average] [--format csv]
     rankedu evaluate QRELS RUN -m all_trec -q [-M 100] [-Z zscores_file]
     rankedu evaluate QRELS_JG RUN -R qrels_jg -m qrels_jg -q
+    rankedu evaluate PREFS RUN -R prefs -m all_prefs -q
     rankedu explain QRELS RUN QID -m nDCG@10 [--ties optimistic] [--top 10]
     rankedu compare QRELS RUN RUN [RUN...] -m nDCG@10 AP [--baseline RUN] [--test t]
     rankedu --version
@@ -14,8 +15,8 @@ with ``-q``, then each measure over the queries (qid ``all``), rounded to ``--di
 may be named as trec_eval names them (``-m map -m P.5,10``, ``-m all_trec``); without ``-m``,
 trec_eval's default measures (``official``) are computed, and ``-M`` keeps each query's first
 documents, as trec_eval's ``-M`` does, so that trec_eval's own command lines print its output
-(``-Z FILE`` prints z-scores, and ``-R qrels_jg`` reads judgment groups, as trec_eval's ``-Z``
-and ``-R`` do). The other formats are for
+(``-Z FILE`` prints z-scores, ``-R qrels_jg`` reads judgment groups and ``-R prefs`` or
+``-R qrels_prefs`` preference judgments, as trec_eval's ``-Z`` and ``-R`` do). The other formats are for
 scripts; each value is printed in full (the shortest text that reads back as the same double),
 the queries' rows only with ``-q``, and the ``all`` row is :func:`rankedu.summary` of the
 result (a mean, or a sum for the counts), as in the trec_eval layout:
@@ -264,8 +265,11 @@ def _parser(command_parser=_Parser) -> argparse.ArgumentParser:
     evaluate_cmd.add_argument("-R", "--rel-format", choices=REL_FORMATS, default="qrels",
                               help="qrels_jg: QRELS holds judgment groups ('qid group docno "
                               "rel'), for map_avgjg, P_avgjg and Rprec_mult_avgjg, each "
-                              "averaged over the groups (-m qrels_jg; trec_eval -R; the "
-                              "trec_eval format only)")
+                              "averaged over the groups (-m qrels_jg); prefs: QRELS holds "
+                              "preference judgments ('qid group subgroup docno rel'), and "
+                              "qrels_prefs reads a qrels file as preferences, for the prefs_* "
+                              "measures (-m all_prefs) (trec_eval -R; the trec_eval format "
+                              "only)")
     evaluate_cmd.add_argument("-Z", "--zscores", metavar="FILE",
                               help="print each value as a z-score against FILE's 'qid "
                               "measure mean stddev' lines, names prefixed with Z (trec_eval "

@@ -309,16 +309,22 @@ TREC_EVAL_DATA = Path(rk.__file__).parent / "data" / "trec_eval"
 
 
 @pytest.mark.parametrize(
-    ("options", "run", "expected"),
-    [([], "results.test", "out.test"),
-     (["-m", "all_trec", "-q"], "results.test", "out.test.aq"),
-     (["-q", "-c", "-M100", "-m", "all_trec"], "results.trunc", "out.test.aqcM"),
-     (["-q", "-m", "all_trec", "-Z", str(TREC_EVAL_DATA / "zscores_file")], "results.test",
-      "out.test.aqZ")],
+    ("options", "qrels", "run", "expected"),
+    [([], "qrels.test", "results.test", "out.test"),
+     (["-m", "all_trec", "-q"], "qrels.test", "results.test", "out.test.aq"),
+     (["-q", "-c", "-M100", "-m", "all_trec"], "qrels.test", "results.trunc", "out.test.aqcM"),
+     (["-q", "-m", "all_trec", "-Z", str(TREC_EVAL_DATA / "zscores_file")], "qrels.test",
+      "results.test", "out.test.aqZ"),
+     (["-m", "qrels_jg", "-q", "-R", "qrels_jg"], "qrels.123", "results.test",
+      "out.test.qrels_jg"),
+     (["-m", "all_prefs", "-q", "-R", "prefs"], "prefs.test", "prefs.results.test",
+      "out.test.prefs"),
+     (["-m", "all_prefs", "-q", "-R", "qrels_prefs"], "qrels.test", "results.test",
+      "out.test.qrels_prefs")],
 )
-def test_evaluate_prints_what_trec_eval_10_prints(capsys, options, run, expected):
-    # Without -m, trec_eval's default measures; -M and -c as trec_eval reads them.
-    assert main(["evaluate", str(TREC_EVAL_DATA / "qrels.test"), str(TREC_EVAL_DATA / run),
+def test_evaluate_prints_what_trec_eval_10_prints(capsys, options, qrels, run, expected):
+    # Without -m, trec_eval's default measures; -M, -c and -R as trec_eval reads them.
+    assert main(["evaluate", str(TREC_EVAL_DATA / qrels), str(TREC_EVAL_DATA / run),
                  *options]) == 0
     printed = capsys.readouterr().out
     assert [line.split() for line in printed.splitlines()] == \

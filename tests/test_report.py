@@ -24,6 +24,10 @@ OUTPUTS = {
                      {"per_query": True, "zscores": TREC_EVAL_DATA / "zscores_file"}),
     "out.test.qrels_jg": ("qrels.123", "results.test", ["qrels_jg"],
                           {"per_query": True, "rel_format": "qrels_jg"}),
+    "out.test.prefs": ("prefs.test", "prefs.results.test", ["all_prefs"],
+                       {"per_query": True, "rel_format": "prefs"}),
+    "out.test.qrels_prefs": ("qrels.test", "results.test", ["all_prefs"],
+                             {"per_query": True, "rel_format": "qrels_prefs"}),
     "out.test.meas_params": (
         "qrels.test", "results.test",
         ["iprec_at_recall..10,.20,.25,.75,.50", "P.5,7,3", "recall.20,2000",
@@ -131,7 +135,7 @@ def test_judgment_groups_take_only_their_measures_and_a_group_column(tmp_path):
                                              "measures averaged over judgment groups"):
             rk.trec_eval_report(qrels, run, measures, rel_format="qrels_jg")
     with pytest.raises(ValueError, match="^rel_format must be one of"):
-        rk.trec_eval_report(qrels, run, ["qrels_jg"], rel_format="prefs")
+        rk.trec_eval_report(qrels, run, ["qrels_jg"], rel_format="qrels_ranked")
     with pytest.raises(ValueError, match="^qrels must have a 'group' column"):
         rk.trec_eval_report(rk.read_qrels(TREC_EVAL_DATA / "qrels.test"), run, ["qrels_jg"],
                             rel_format="qrels_jg")
@@ -152,3 +156,79 @@ def test_judgment_groups_from_a_frame_equal_those_from_the_file():
     from_frames = rk.trec_eval_report(rk.read_judgment_groups(qrels), rk.read_run(run),
                                       ["qrels_jg"], rel_format="qrels_jg", runid="STANDARD")
     assert from_frames == from_file
+
+
+def test_preferences_take_only_their_measures_and_options(tmp_path):
+    prefs, run = TREC_EVAL_DATA / "prefs.test", TREC_EVAL_DATA / "prefs.results.test"
+    for measures in (["map"], ["official"], ["all_prefs", "AP"], ["prefs", "relstring"],
+                     ["qrels_jg"]):
+        with pytest.raises(ValueError, match=r"^measures: with rel_format='prefs' only "
+                                             r"trec_eval's preference measures are computed: "
+                                             r"prefs_num_prefs_poss, .* \(the sets all_prefs "
+                                             r"and prefs\), and runid and num_q; got"):
+            rk.trec_eval_report(prefs, run, measures, rel_format="prefs")
+    for rel_format in ("qrels", "qrels_jg"):
+        with pytest.raises(ValueError, match="^measures: (trec_eval's prefs_simp compares "
+                                             "preferences|with rel_format='qrels_jg')"):
+            rk.trec_eval_report(TREC_EVAL_DATA / "qrels.test", TREC_EVAL_DATA / "results.test",
+                                ["prefs_simp"], rel_format=rel_format)
+    with pytest.raises(ValueError, match="^measures: trec_eval's prefs_pair compares "
+                                         "preferences: only the trec_eval layout computes it, "
+                                         "from preference judgments"):
+        rk.evaluate(TREC_EVAL_DATA / "qrels.test", TREC_EVAL_DATA / "results.test",
+                    ["prefs_pair"])
+    with pytest.raises(ValueError, match="^threshold=2: not an option of trec_eval's "
+                                         "preference measures"):
+        rk.trec_eval_report(prefs, run, ["all_prefs"], rel_format="prefs", threshold=2)
+    with pytest.raises(ValueError, match=r"^qrels must have the columns \['qid', 'group', "
+                                         r"'subgroup', 'docno', 'rel'\] with "
+                                         r"rel_format='prefs'; it lacks \['subgroup'\]"):
+        rk.trec_eval_report(rk.read_judgment_groups(TREC_EVAL_DATA / "qrels.123"), run,
+                            ["prefs"], rel_format="prefs")
+
+
+@pytest.mark.parametrize(("text", "message"), [
+    ("q1 A s d1 1\n\nq1 A s d2\n", r"prefs', line 3: malformed line \(expected 5 fields, qid "
+                                   r"group subgroup docno rel; got 4\): 'q1 A s d2'"),
+    ("# judged\nq1 A s d1 high\n", r"prefs', line 2: malformed line \(the relevance level "
+                                   r"'high' is not a number\)"),
+    ("q1 A s d1 1\nq1 A s d1 2\n", r"prefs', line 2: document 'd1' is judged twice for query "
+                                   r"'q1' and group 'A' and subgroup 's'"),
+    ("q1 A s d1 1\nq1 A s d2 -1\n", r"prefs', line 2: the relevance level -1.0 of document "
+                                    r"'d2' is not a number >= 0"),
+])
+def test_a_bad_prefs_line_is_named_by_file_and_line(tmp_path, text, message):
+    path = tmp_path / "prefs"
+    path.write_text(text)
+    with pytest.raises(ValueError, match=message):
+        rk.read_preferences(path)
+
+
+@pytest.mark.parametrize(("lines", "message"), [
+    (["q1 A s1 d1 2", "q1 A s1 d2 1", "q1 A s2 d2 2", "q1 A s2 d1 1"],
+     "documents 'd1' and 'd2' are each preferred to the other"),
+    (["q1 A s1 d1 2", "q1 A s1 d2 0", "q1 A s2 d2 1"],
+     "document 'd2' has both level 0 and a level above 0"),
+])
+def test_a_group_contradicting_itself_is_refused(tmp_path, lines, message):
+    # Its subgroups are parts of one order; groups may disagree, a group may not.
+    path = tmp_path / "prefs"
+    path.write_text("".join(line + "\n" for line in lines))
+    with pytest.raises(ValueError, match=f"^qrels: query 'q1', group 'A': {message}"):
+        rk.trec_eval_report(path, {"q1": {"d1": 1.0}}, ["all_prefs"], rel_format="prefs")
+    path.write_text("".join(line.replace(" A s2", " B s2") + "\n" for line in lines))
+    assert "prefs_simp" in rk.trec_eval_report(path, {"q1": {"d1": 1.0}}, ["all_prefs"],
+                                               rel_format="prefs", runid="r")
+
+
+def test_preferences_from_frames_equal_those_from_the_files():
+    prefs, run = TREC_EVAL_DATA / "prefs.test", TREC_EVAL_DATA / "prefs.results.test"
+    from_file = rk.trec_eval_report(prefs, run, ["all_prefs"], per_query=True,
+                                    rel_format="prefs")
+    assert from_file == rk.trec_eval_report(rk.read_preferences(prefs), rk.read_run(run),
+                                            ["all_prefs"], per_query=True, rel_format="prefs",
+                                            runid="STANDARD")
+    qrels, run = TREC_EVAL_DATA / "qrels.test", TREC_EVAL_DATA / "results.test"
+    assert rk.trec_eval_report(rk.read_qrels(qrels), rk.read_run(run), ["prefs"],
+                               rel_format="qrels_prefs", runid="STANDARD") == \
+        rk.trec_eval_report(qrels, run, ["prefs"], rel_format="qrels_prefs")

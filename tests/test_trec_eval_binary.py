@@ -44,10 +44,16 @@ def collection(seed, *, grades=(0, 1), n_queries=40, missing=0):
         qrels += [f"{qid} 0 {d} {g}" for d, g in zip(judged, chosen)]
         if q < missing:
             continue
-        retrieved = rng.choice(docs, size=int(rng.integers(1, 50)), replace=False)
-        scores = rng.integers(0, 12, size=len(retrieved)) / 4  # many ties
-        run_lines += [f"{qid} Q0 {d} 0 {s} sys" for d, s in zip(retrieved, scores)]
+        run_lines += ranked(rng, qid, docs, 50, 12, 4)
     return "\n".join(qrels) + "\n", "\n".join(run_lines) + "\n"
+
+
+def ranked(rng, qid, docs, most, scores, step):
+    """Run lines of 1 to ``most`` - 1 of ``docs``, each scored one of ``scores`` multiples of
+    1 / ``step`` (many ties)."""
+    retrieved = rng.choice(docs, size=int(rng.integers(1, most)), replace=False)
+    values = rng.integers(0, scores, size=len(retrieved)) / step
+    return [f"{qid} Q0 {d} 0 {s} sys" for d, s in zip(retrieved, values)]
 
 
 def written(tmp_path, seed, **generator):
@@ -191,5 +197,67 @@ def test_judgment_groups_equal_trec_eval_10s_minus_r_qrels_jg(seed, tmp_path):
         warnings.simplefilter("ignore", (rk.TieWarning, rk.QueryMismatchWarning))
         printed = rk.trec_eval_report(qrels, run_file, ["qrels_jg"], per_query=True,
                                       rel_format="qrels_jg")
+    assert [line.split() for line in printed.splitlines()] == [
+        line.split() for line in done.stdout.splitlines()]
+
+
+def preferences(seed, *, n_queries=30, missing=0):
+    """A prefs file's and a run's lines: per query one to three judgment groups, each with one
+    to three subgroups that judge some of the group's documents on their own scale (the group's
+    order kept, 0 kept as 0), tied levels, judged documents never retrieved, unjudged ones
+    retrieved, tied scores; the first ``missing`` queries are not in the run."""
+    rng = np.random.default_rng(seed)
+    prefs, run_lines = [], []
+    for q in range(n_queries):
+        qid = f"{q}" if q % 3 else f"q{q:03d}"
+        docs = [f"D{j}" for j in rng.permutation(30)]
+        for group in rng.choice(["A", "B", "C"], size=int(rng.integers(1, 4)), replace=False):
+            judged = list(rng.choice(docs[:20], size=int(rng.integers(1, 12)), replace=False))
+            truth = dict(zip(judged, rng.choice([0, 0, 1, 2, 3], size=len(judged))))
+            for subgroup in range(int(rng.integers(1, 4))):
+                scale = float(rng.integers(1, 4))
+                chosen = judged if subgroup == 0 and rng.random() < 0.3 else list(
+                    rng.choice(judged, size=int(rng.integers(1, len(judged) + 1)),
+                               replace=False))
+                prefs += [f"{qid} {group} s{subgroup} {d} {truth[d] * scale:g}" for d in chosen]
+        if q < missing:
+            continue
+        run_lines += ranked(rng, qid, docs, 25, 6, 2)
+    return "\n".join(prefs) + "\n", "\n".join(run_lines) + "\n"
+
+
+@pytest.mark.parametrize(("seed", "options", "report_options"), [
+    (1, [], {}), (2, [], {}), (3, ["-M5"], {"max_docs": 5}),
+    (4, ["-c"], {"missing": "zero"})])
+def test_preferences_equal_trec_eval_10s_minus_r_prefs(seed, options, report_options, tmp_path):
+    # -R prefs: every prefs_* measure on generated judgments that hit the code's two ways of
+    # holding a group (one subgroup; several, completed by transitivity), ties, implied
+    # preferences (one document retrieved), unretrieved pairs and groups without relevant
+    # documents; -M cuts the lists, -c scores the queries the run lacks.
+    prefs_text, run_text = preferences(seed, missing=4 if "-c" in options else 0)
+    prefs, run_file = tmp_path / "prefs", tmp_path / "run"
+    prefs.write_text(prefs_text)
+    run_file.write_text(run_text)
+    done = run("-q", "-R", "prefs", "-m", "all_prefs", *options, prefs, run_file)
+    assert done.returncode == 0, done.stderr
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", rk.QueryMismatchWarning)
+        printed = rk.trec_eval_report(prefs, run_file, ["all_prefs"], per_query=True,
+                                      rel_format="prefs", **report_options)
+    expected = [line.split() for line in done.stdout.splitlines()]
+    assert len(expected) == 30 * 14 + 16
+    assert [line.split() for line in printed.splitlines()] == expected
+
+
+def test_qrels_as_preferences_equal_trec_eval_10s_minus_r_qrels_prefs(tmp_path):
+    # -R qrels_prefs: a qrels file whose second field names each judgment's group.
+    qrels, run_file = written(tmp_path, 6, grades=(0, 1, 2, 3))
+    rng = np.random.default_rng(6)
+    qrels.write_text("".join(f"{qid} {rng.choice(['0', '1'])} {docno} {rel}\n" for qid, _, docno,
+                             rel in map(str.split, qrels.read_text().splitlines())))
+    done = run("-q", "-R", "qrels_prefs", "-m", "all_prefs", qrels, run_file)
+    assert done.returncode == 0, done.stderr
+    printed = rk.trec_eval_report(qrels, run_file, ["all_prefs"], per_query=True,
+                                  rel_format="qrels_prefs")
     assert [line.split() for line in printed.splitlines()] == [
         line.split() for line in done.stdout.splitlines()]

@@ -234,18 +234,18 @@ def names_diversity(measures) -> bool:
     return all(found)
 
 
-def refuse_options(function: Callable, **given) -> None:
+def refuse_options(function: Callable, reason: str = "not an option of the diversity "
+                   "measures, which follow ndeval's conventions or the papers' (their options: "
+                   "threshold, conventions)", **given) -> None:
     """The diversity measures follow ndeval or the papers, which have none of ``given``'s
-    options: a value other than ``function``'s default is an error naming it, not silently
-    ignored."""
+    options: a value other than ``function``'s default (or an option it lacks) is an error
+    naming it and saying ``reason``, not silently ignored."""
     defaults = {name: parameter.default
                 for name, parameter in inspect.signature(function).parameters.items()}
-    changed = [f"{name}={value!r}" for name, value in given.items() if value != defaults[name]]
+    changed = [f"{name}={value!r}" for name, value in given.items()
+               if name not in defaults or value != defaults[name]]
     if changed:
-        raise ValueError(
-            f"{', '.join(changed)}: not an option of the diversity measures, which follow "
-            "ndeval's conventions or the papers' (their options: threshold, conventions)"
-        )
+        raise ValueError(f"{', '.join(changed)}: {reason}")
 
 
 def refuse_conventions(conventions, measures) -> None:

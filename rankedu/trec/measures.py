@@ -588,16 +588,26 @@ def parse(measures) -> list[ParsedMeasure]:
     return parsed
 
 
+# What a family that needs another -R than qrels does, and what it is computed from.
+_NEEDS = {
+    "qrels_jg": ("averages over judgment groups",
+                 "qrels of judgment groups (rel_format='qrels_jg')"),
+    "prefs": ("compares preferences",
+              "preference judgments (rel_format='prefs' or 'qrels_prefs')"),
+}
+
+
 def _trec_eval_measures(written: list[str]) -> list[ParsedMeasure]:
     """trec_eval's names (``rankedu.trec.names``) as measures named as trec_eval prints them,
     in its order; what only its layout prints (runid, num_q, relstring) is left to the
     command when a set brought it, and refused when named."""
     specs = []
     for spelled in _names.trec_eval_spellings(written):
-        if _names.FAMILIES[spelled.family].averaged:
-            raise ValueError(f"measures: trec_eval's {spelled.family} averages over judgment "
-                             f"groups: only the trec_eval layout computes it, from qrels of "
-                             f"judgment groups (rel_format='qrels_jg')")
+        needs = _names.FAMILIES[spelled.family].rel_format
+        if needs != "qrels":
+            what, given = _NEEDS[needs]
+            raise ValueError(f"measures: trec_eval's {spelled.family} {what}: only the "
+                             f"trec_eval layout computes it, from {given}")
         if spelled.rankedu is None:
             if spelled.family in {name.partition(".")[0] for name in written}:
                 raise ValueError(f"measures: trec_eval's {spelled.family} is not a number per "

@@ -11,7 +11,9 @@ so that a trec_eval or ir_measures user can type what they know:
   ``Rprec_mult.0.2,2.0``, ``utility.2,-1,0,0``, ``ndcg.1=3,2=9``); a family alone, with
   trec_eval's default parameters (``map``, ``P`` for P_5 ... P_1000, ``success``); one name as
   trec_eval prints it (``P_10``, ``ndcg_cut_10``, ``recip_rank``, ``iprec_at_recall_0.10``);
-  and trec_eval's sets (``official``, trec_eval's default, ``all_trec`` and ``set``).
+  and trec_eval's sets (``official``, trec_eval's default, ``all_trec`` and ``set``; the
+  trec_eval layout's ``qrels_jg``, ``all_prefs`` and ``prefs``, whose measures need trec_eval's
+  ``-R qrels_jg`` or ``-R prefs``: :func:`rankedu.trec_eval_report`'s ``rel_format``).
 
 A name written trec_eval's way gives columns named as trec_eval prints them (``P.5,10`` gives
 ``P_5`` and ``P_10``); a family named again with parameters replaces the default parameters a
@@ -54,7 +56,7 @@ class Family:
     rankedu's spelling, ``{}`` standing for the value of a cutoff or a level; for a
     ``"values"`` family it is the default setting's, and ``given`` spells a setting from
     trec_eval's list. None for what only the trec_eval layout prints (runid, num_q,
-    relstring).
+    relstring, and the preference measures, which ``rel_format`` says need ``-R prefs``).
     """
 
     name: str
@@ -62,9 +64,10 @@ class Family:
     kind: str = "none"
     defaults: tuple = ()
     given: object = None  # "values" families: trec_eval's list -> rankedu's spelling
-    # averaged over judgment groups (``-R qrels_jg``): ``rankedu`` spells the measure that
-    # each group's judgments give
-    averaged: bool = False
+    # trec_eval's ``-R`` that the family needs: "qrels_jg" (averaged over judgment groups;
+    # ``rankedu`` spells the measure each group's judgments give) or "prefs" (preference
+    # judgments, ``-R prefs`` or ``-R qrels_prefs``; computed by rankedu.trec.preferences)
+    rel_format: str = "qrels"
 
     def spell(self, value, default: bool) -> str | None:
         """rankedu's spelling of one value (``P@10``; ``Utility(a=2.0,b=-1.0,c=0.0,d=0.0)``)."""
@@ -154,6 +157,14 @@ def _points(text: str, family: str) -> str:
     return "IPrecAvg(points=" + ";".join(map(repr, _numbers(text, family))) + ")"
 
 
+#: trec_eval's preference measures (``m_prefs_*.c``), in the order of its table; the first
+#: three are counts.
+PREFERENCE_FAMILIES = (
+    "prefs_num_prefs_poss", "prefs_num_prefs_ful", "prefs_num_prefs_ful_ret", "prefs_simp",
+    "prefs_pair", "prefs_avgjg", "prefs_avgjg_Rnonrel", "prefs_simp_ret", "prefs_pair_ret",
+    "prefs_avgjg_ret", "prefs_avgjg_Rnonrel_ret", "prefs_simp_imp", "prefs_pair_imp",
+    "prefs_avgjg_imp")
+
 # trec_eval 10.0's measures in the order of its table (measures.c, te_trec_measures), which is
 # the order it prints them in.
 FAMILIES = {family.name: family for family in [
@@ -192,10 +203,11 @@ FAMILIES = {family.name: family for family in [
     Family("set_map", "SetAP"),
     Family("set_F", "SetF", "values", (None,), _f_beta),
     Family("num_nonrel_judged_ret", "NumNonRelJudgedRet"),
-    Family("map_avgjg", "AP", averaged=True),
-    Family("P_avgjg", "P@{}", "cutoffs", _CUTOFFS, averaged=True),
+    *(Family(name, None, rel_format="prefs") for name in PREFERENCE_FAMILIES),
+    Family("map_avgjg", "AP", rel_format="qrels_jg"),
+    Family("P_avgjg", "P@{}", "cutoffs", _CUTOFFS, rel_format="qrels_jg"),
     Family("Rprec_mult_avgjg", "RprecMult(mult={})", "levels",
-           tuple(round(0.2 * i, 1) for i in range(1, 11)), averaged=True),
+           tuple(round(0.2 * i, 1) for i in range(1, 11)), rel_format="qrels_jg"),
     Family("rbp", "RBPtrec", "values", (None,), _persistence("RBPtrec")),
     Family("rbp_resid", "RBPtrecResid", "values", (None,), _persistence("RBPtrecResid")),
     Family("unj", "Unjudged@{}", "cutoffs", (5, 10, 20)),
@@ -214,6 +226,8 @@ SETS = {
                  "set_relative_P", "set_map", "set_F", "num_nonrel_judged_ret"),
     "set": ("runid", "num_q", "num_ret", "num_rel", "num_rel_ret", "utility", "set_P",
             "set_recall", "set_relative_P", "set_map", "set_F"),
+    "all_prefs": ("runid", "num_q", *PREFERENCE_FAMILIES),
+    "prefs": ("runid", "num_q", *PREFERENCE_FAMILIES[:6]),
     "qrels_jg": ("runid", "num_q", "map_avgjg", "P_avgjg", "Rprec_mult_avgjg"),
 }
 

@@ -39,6 +39,7 @@ from rankedu.trec.evaluate import (MIN_GEO_MEAN, QueryMismatchWarning, _evaluate
                                    _summarised, _warn_dropped, evaluate, summaries)
 from rankedu.trec.files import read_judgment_groups, read_run
 from rankedu.trec.measures import parse
+from rankedu.trec.preferences import COUNTS, evaluate_preferences
 
 __all__ = ["trec_eval_report"]
 
@@ -74,13 +75,19 @@ def trec_eval_report(qrels, run, measures=("official",), *, per_query=False, dig
         the exponential of their mean). A value whose query and measure the file does not
         list, or whose deviation is 0 while it differs from the mean, is -1000000, trec_eval's
         ``MISSING_ZSCORE_VALUE``.
-    rel_format : {"qrels", "qrels_jg"}, default "qrels"
+    rel_format : {"qrels", "qrels_jg", "prefs", "qrels_prefs"}, default "qrels"
         trec_eval's ``-R``. ``"qrels_jg"`` reads ``qrels`` as the judgments of several groups
         (:func:`rankedu.read_judgment_groups`; a frame with a ``group`` column) for trec_eval's
         measures averaged over the groups that judge each query, ``map_avgjg``, ``P_avgjg``
         and ``Rprec_mult_avgjg`` (its set ``qrels_jg``, with ``runid`` and ``num_q``): each is
         the measure of ``map``, ``P`` or ``Rprec_mult`` on each group's judgments alone, added
         in the groups' string order and divided by their number.
+        ``"prefs"`` reads ``qrels`` as preference judgments (:func:`rankedu.read_preferences`;
+        a frame with its columns) and ``"qrels_prefs"`` reads a qrels file or frame as
+        preferences, its second field naming the judgment group, for trec_eval's preference
+        measures, the ``prefs_*`` family (its sets ``all_prefs`` and ``prefs``, with ``runid``
+        and ``num_q``; ``rankedu.trec.preferences`` says what each computes); of the
+        ``options`` they take ``missing`` and ``max_docs``.
     **options
         ``threshold``, ``missing``, ``max_grade``, ``single_precision``, ``ties``,
         ``max_docs``, ``conventions``: as for :func:`rankedu.evaluate` (the diversity
@@ -137,6 +144,10 @@ def trec_eval_report(qrels, run, measures=("official",), *, per_query=False, dig
     # trec_eval -m runid alone still reads both files and counts the queries: so does this.
     if rel_format == "qrels_jg":
         result, relstrings = _over_groups(qrels, run, written, spelled, options), None
+    elif rel_format in ("prefs", "qrels_prefs"):
+        _only_families(written, spelled, rel_format)
+        result = evaluate_preferences(qrels, run, rel_format, **options)
+        result, relstrings = result[[s.column for s in spelled if s.column in result]], None
     else:
         result, relstrings = _evaluate(qrels, run, written or ["num_ret"],
                                        lengths[0] if lengths else None, options)
@@ -146,8 +157,8 @@ def trec_eval_report(qrels, run, measures=("official",), *, per_query=False, dig
         order.insert(0, "num_q")
     if not written:
         result = result.iloc[:, :0]
-    kinds = ({} if not written else dict.fromkeys(result.columns, "mean")
-             if rel_format == "qrels_jg" else summaries(result.columns))
+    kinds = ({} if not written else summaries(result.columns) if rel_format == "qrels" else
+             {name: "sum" if name in COUNTS else "mean" for name in result.columns})
     # A z-score prints as a number, not as a count, under its name prefixed with Z.
     prefix, shown = ("Z", dict.fromkeys(kinds, "mean")) if zscores is not None else ("", kinds)
     if zscores is not None:
@@ -250,7 +261,23 @@ def _evaluate(qrels, run, measures, relstring, options):
 
 
 #: trec_eval's ``-R`` formats that rankedu reads.
-REL_FORMATS = ("qrels", "qrels_jg")
+REL_FORMATS = ("qrels", "qrels_jg", "prefs", "qrels_prefs")
+
+
+def _only_families(written: list, spelled: list, rel_format: str) -> None:
+    """Refuse what ``rel_format`` (other than qrels) cannot compute: anything but its own
+    families (names.Family.rel_format), runid and num_q."""
+    needs = "prefs" if rel_format == "qrels_prefs" else rel_format
+    families = [name for name, family in _names.FAMILIES.items() if family.rel_format == needs]
+    if not written or _names.trec_eval_spellings(written) is None or any(
+            s.family not in ("runid", "num_q") and _names.FAMILIES[s.family].rel_format != needs
+            for s in spelled):
+        what = ("the measures averaged over judgment groups" if needs == "qrels_jg" else
+                "trec_eval's preference measures")
+        sets = [name for name, members in _names.SETS.items() if set(members[2:]) <= set(families)]
+        raise ValueError(f"measures: with rel_format={rel_format!r} only {what} are computed: "
+                         f"{', '.join(families)} (the set{'s' * (len(sets) > 1)} "
+                         f"{' and '.join(sets)}), and runid and num_q; got {written!r}")
 
 
 def _over_groups(qrels, run, written: list, spelled: list, options: dict) -> pd.DataFrame:
@@ -258,13 +285,8 @@ def _over_groups(qrels, run, written: list, spelled: list, options: dict) -> pd.
     ``m_Rprec_mult_avgjg.c``): each averaged family's measure on each group's judgments, and
     per query the mean over the groups that judge it, as columns named as trec_eval prints
     them."""
+    _only_families(written, spelled, "qrels_jg")
     averaged = [s for s in spelled if s.rankedu is not None]
-    if not written or len(_names.trec_eval_spellings(written) or []) < len(spelled) or not all(
-            _names.FAMILIES[s.family].averaged for s in averaged) or any(
-            s.family == "relstring" for s in spelled):
-        raise ValueError("measures: with rel_format='qrels_jg' only the measures averaged over "
-                         "judgment groups are computed: map_avgjg, P_avgjg, Rprec_mult_avgjg "
-                         f"(the set qrels_jg), and runid and num_q; got {written!r}")
     groups = qrels if isinstance(qrels, pd.DataFrame) else read_judgment_groups(qrels)
     if "group" not in groups.columns:
         raise ValueError("qrels must have a 'group' column with rel_format='qrels_jg'")
