@@ -296,11 +296,11 @@ def fingerprints(column) -> np.ndarray:
     A string of n bytes mixes in ceil(n / 8) words of eight bytes (one if it is empty), that
     start at 0, 8, 16, ... but never end after n (the last one starts at n - 8), masked when
     the string is shorter than eight bytes: its own bytes only, wherever it lies in its buffer.
-    Chunk by chunk, so that the arrays stay in cache.
+    In batches of chunks (:func:`_batches`).
     """
     prints, done = np.empty(len(column), dtype=np.uint64), 0
-    for chunk in column.chunks:
-        words, start, length = _words(chunk)
+    for chunks, rows in _batches(column):
+        words, start, length = _words(chunks)
         value = length.astype(np.uint64) * MIX
         mask, last = _LOW_BYTES[np.minimum(length, 8)], np.maximum(length - 8, 0)
         shortest, longest = int(length.min(initial=0)), int(length.max(initial=0))
@@ -312,31 +312,31 @@ def fingerprints(column) -> np.ndarray:
                 value = word
             else:  # a string mixes in as many words as it has, whatever its neighbours
                 np.copyto(value, word, where=length > at)
-        prints[done:done + len(chunk)] = value
-        done += len(chunk)
+        prints[done:done + rows] = value
+        done += rows
     return prints
 
 
 def suffix_words(column) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     """Each string's last eight bytes (all of them when it is shorter, the word zero-padded at
-    the top) as a little-endian uint64, its length in bytes (int64), and a print of the two
+    the top) as a little-endian uint64, its length in bytes (int32), and a print of the two
     (uint64): together the word and the length are the string itself when it is at most
     eight bytes long, and strings sharing their ending and length share the print (a quarter
     of :func:`fingerprints`' work for a ClueWeb docno). The print's top bits, which make
     ``rankedu.trec.link``'s keys, are those of a product with an odd constant, which every bit
-    of the word and of the length reaches (Fibonacci hashing). Chunk by chunk, so that the
-    arrays stay in cache."""
+    of the word and of the length reaches (Fibonacci hashing). In batches of chunks
+    (:func:`_batches`)."""
     suffixes, prints = (np.empty(len(column), dtype=np.uint64) for _ in range(2))
-    lengths, done = np.empty(len(column), dtype=np.int64), 0
-    for chunk in column.chunks:
-        words, start, length = _words(chunk)
+    lengths, done = np.empty(len(column), dtype=np.int32), 0
+    for chunks, rows in _batches(column):
+        words, start, length = _words(chunks)
         word = words[start + np.maximum(length - 8, 0)]
         word &= _LOW_BYTES[np.minimum(length, 8)]
-        suffixes[done:done + len(chunk)] = word
-        lengths[done:done + len(chunk)] = length
+        suffixes[done:done + rows] = word
+        lengths[done:done + rows] = length
         word ^= length.astype(np.uint64) * _LENGTH_MIX
-        np.multiply(word, MIX, out=prints[done:done + len(chunk)])
-        done += len(chunk)
+        np.multiply(word, MIX, out=prints[done:done + rows])
+        done += rows
     return suffixes, lengths, prints
 
 
@@ -347,18 +347,42 @@ def _mix(word: np.ndarray, value: np.ndarray) -> None:
     word ^= word >> np.uint64(29)
 
 
-def _words(chunk) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
-    """The bytes of a chunk of an Arrow string column as unaligned little-endian 64-bit words,
-    one starting at every byte (eight zero bytes appended, so that a word may start at any of
-    its bytes), and each string's first byte and length."""
-    buffers = chunk.buffers()
-    offsets = _offsets(chunk)
-    first, end = int(offsets[0]), int(offsets[-1])
-    data = np.zeros(end - first + 8, dtype=np.uint8)
-    if buffers[2] is not None:
-        data[:end - first] = np.frombuffer(buffers[2], np.uint8)[first:end]
+def _words(chunks: list) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """The bytes of chunks of an Arrow string column, one after the other, as unaligned
+    little-endian 64-bit words, one starting at every byte (eight zero bytes appended, so that
+    a word may start at any of its bytes), and each string's first byte and length."""
+    pieces, starts, lengths, at = [], [], [], 0
+    for chunk in chunks:
+        offsets = _offsets(chunk)
+        first, end = int(offsets[0]), int(offsets[-1])
+        if chunk.buffers()[2] is not None:
+            pieces.append(np.frombuffer(chunk.buffers()[2], np.uint8)[first:end])
+        starts.append(offsets[:-1] - (first - at))
+        lengths.append(np.diff(offsets))
+        at += end - first
+    data = np.zeros(at + 8, dtype=np.uint8)
+    if pieces:
+        np.concatenate(pieces, out=data[:at])
     words = np.ndarray((len(data) - 7,), dtype="<u8", buffer=data, strides=(1,))
-    return words, offsets[:-1] - first, np.diff(offsets)
+    return words, np.concatenate(starts), np.concatenate(lengths)
+
+
+def _batches(column):
+    """The chunks of an Arrow column in runs of about :data:`_BATCH` rows: numpy's calls on
+    a few hundred thousand strings at a time, not on each of Arrow's small chunks (fewer
+    calls, each long enough to release the GIL for a while, with the arrays still in cache)."""
+    batch, rows = [], 0
+    for chunk in column.chunks:
+        batch.append(chunk)
+        rows += len(chunk)
+        if rows >= _BATCH:
+            yield batch, rows
+            batch, rows = [], 0
+    if batch:
+        yield batch, rows
+
+
+_BATCH = 1 << 18
 
 
 # An odd 64-bit constant: multiplying by it is a bijection of uint64 that spreads the bits.

@@ -57,15 +57,27 @@ class ArrowDocnos:
 
     def __init__(self, column, parts: list[tuple] | None = None):
         """``parts``: the suffix words of the column's parts, one after the other, when
-        they are known (``fast_read.parse`` computes them in the background)."""
+        they are known (``fast_read.parse`` computes them in the background); they are kept
+        apart (the few pairs compared gather from them), not copied into one."""
         self.column = column
-        self.suffix, self.length, self._prints = (
-            _fast_read.suffix_words(column) if parts is None else
-            (np.concatenate(arrays) for arrays in zip(*parts)))
+        self._parts = [_fast_read.suffix_words(column)] if parts is None else list(parts)
+        self._starts = np.cumsum([0] + [len(part[0]) for part in self._parts])
 
     def suffixes(self) -> np.ndarray:
-        prints, self._prints = self._prints, None  # the caller's to overwrite
-        return prints
+        prints = [part[2] for part in self._parts]
+        self._parts = [part[:2] for part in self._parts]  # the prints are the caller's now
+        return prints[0] if len(prints) == 1 else np.concatenate(prints)
+
+    def _at(self, field: int, rows: np.ndarray) -> np.ndarray:
+        """Field ``field`` (0: the suffix word, 1: the length) of ``rows``."""
+        if len(self._parts) == 1:
+            return self._parts[0][field][rows]
+        part = np.searchsorted(self._starts, rows, side="right") - 1
+        values = np.empty(len(rows), dtype=self._parts[0][field].dtype)
+        for index, start in enumerate(self._starts[:-1]):
+            here = part == index
+            values[here] = self._parts[index][field][rows[here] - start]
+        return values
 
     def prints(self, rows: np.ndarray) -> np.ndarray:
         if len(rows) > len(self.column) // 4:  # many: print the column as it lies, chunk by chunk
@@ -73,8 +85,8 @@ class ArrowDocnos:
         return _fast_read.fingerprints(_fast_read.rows_of(self.column, rows))
 
     def same(self, a: np.ndarray, b: np.ndarray) -> np.ndarray:
-        length = self.length[a]
-        equal = (length == self.length[b]) & (self.suffix[a] == self.suffix[b])
+        length = self._at(1, a)
+        equal = (length == self._at(1, b)) & (self._at(0, a) == self._at(0, b))
         longer = np.flatnonzero(equal & (length > 8))
         equal[longer] = _fast_read.same(self.column, a[longer], b[longer])
         return equal
