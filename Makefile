@@ -107,8 +107,10 @@ test: test-package test-notebooks test-build test-build-students test-site
 # (a) and (c): the package tests, and tests/test_notebooks.py, the guard on the stored chapters.
 # tests/test_site.py needs the built site, so it runs in test-site, after the build, where
 # nothing of it is skipped. tests/test_slides.py builds a deck, with the pinned reveal.js.
+# Two processes (pytest-xdist) share out the tests; the tests of an xdist_group mark (the Spark
+# tests, the atlas's) go to one of them, so that a costly module fixture is made once.
 test-package: $(STAMP) $(REVEAL)
-	$(BIN)/python -m pytest tests --ignore=tests/test_site.py
+	$(BIN)/python -m pytest -n 2 --dist loadgroup tests --ignore=tests/test_site.py
 
 # (b) nbval re-executes each chapter of the toc and compares every output with the stored one
 # (nbval_sanitize.cfg says what is compared and what is rewritten first). It runs on copies of
@@ -116,7 +118,8 @@ test-package: $(STAMP) $(REVEAL)
 # site: a chapter that reads a file of the repository (../tests, ../tools, the bibliography)
 # fails here. No ini file is found there, so the options of pyproject.toml's addopts are
 # given on the command line, and an empty one beside the copies stops pytest from looking
-# further up.
+# further up. Two chapters at a time (pytest-xdist); --dist loadfile keeps each chapter's cells
+# together, in order, in one kernel, as nbval requires.
 test-notebooks: $(STAMP)
 	@if [ -z "$(NOTEBOOKS)" ]; then \
 		echo "nbval: _toc.yml lists no notebook yet, nothing to re-execute"; \
@@ -128,6 +131,7 @@ test-notebooks: $(STAMP)
 		cd "$$folder/chapters" && \
 		$(abspath $(BIN))/python -m pytest --nbval --nbval-current-env \
 			--nbval-sanitize-with="$(CURDIR)/nbval_sanitize.cfg" -p no:cacheprovider \
+			-n 2 --dist loadfile \
 			-c "$$folder/pytest.ini" --rootdir="$$folder/chapters" $(notdir $(NOTEBOOKS)); \
 	fi
 
