@@ -102,13 +102,23 @@ $(HTML)/index.html:
 slides: $(STAMP) $(REVEAL) $(HTML)/index.html
 	$(BIN)/python tools/slides.py $(HTML)
 
-test: test-package test-notebooks test-build test-build-students test-site
+# The steps of `make test` run two at a time (the machines have two cores), and the pytest
+# steps each in two processes (pytest-xdist). The two builds (single-threaded Sphinx) start
+# first, side by side; the other steps take a slot as one frees, the site test once both builds
+# are done. --output-sync prints each step's output whole when the step ends, not interleaved
+# with another's; --keep-going (as .ci/run gives it) reaches this make too, so every step still
+# runs and every failure is reported. Each step alone is `make test-<step>`.
+TEST_STEPS := test-build test-build-students test-site test-package test-notebooks
+test:
+	+$(MAKE) --jobs=2 --output-sync=target $(TEST_STEPS)
 
 # (a) and (c): the package tests, and tests/test_notebooks.py, the guard on the stored chapters.
 # tests/test_site.py needs the built site, so it runs in test-site, after the build, where
 # nothing of it is skipped. tests/test_slides.py builds a deck, with the pinned reveal.js.
+# Two processes (pytest-xdist) share out the tests; the tests of an xdist_group mark (the Spark
+# tests, the atlas's) go to one of them, so that a costly module fixture is made once.
 test-package: $(STAMP) $(REVEAL)
-	$(BIN)/python -m pytest tests --ignore=tests/test_site.py
+	$(BIN)/python -m pytest -n 2 --dist loadgroup tests --ignore=tests/test_site.py
 
 # (b) nbval re-executes each chapter of the toc and compares every output with the stored one
 # (nbval_sanitize.cfg says what is compared and what is rewritten first). It runs on copies of
@@ -116,7 +126,9 @@ test-package: $(STAMP) $(REVEAL)
 # site: a chapter that reads a file of the repository (../tests, ../tools, the bibliography)
 # fails here. No ini file is found there, so the options of pyproject.toml's addopts are
 # given on the command line, and an empty one beside the copies stops pytest from looking
-# further up.
+# further up. Two chapters at a time (pytest-xdist); --dist loadfile keeps each chapter's cells
+# together, in order, in one kernel, as nbval requires. A single chapter (NOTEBOOKS=..., as
+# tests/test_notebooks.py gives) runs in pytest's own process (-n 0): no worker to start.
 test-notebooks: $(STAMP)
 	@if [ -z "$(NOTEBOOKS)" ]; then \
 		echo "nbval: _toc.yml lists no notebook yet, nothing to re-execute"; \
@@ -128,6 +140,7 @@ test-notebooks: $(STAMP)
 		cd "$$folder/chapters" && \
 		$(abspath $(BIN))/python -m pytest --nbval --nbval-current-env \
 			--nbval-sanitize-with="$(CURDIR)/nbval_sanitize.cfg" -p no:cacheprovider \
+			-n $(if $(word 2,$(NOTEBOOKS)),2,0) --dist loadfile \
 			-c "$$folder/pytest.ini" --rootdir="$$folder/chapters" $(notdir $(NOTEBOOKS)); \
 	fi
 
@@ -152,8 +165,9 @@ endef
 # (d) A warning-free build: -W makes every warning an error, -n also reports every reference
 # that does not resolve, --keep-going reports them all before failing, and --all re-reads every
 # page (an incremental build would stay silent about the warnings of unchanged pages).
-# nbval has just executed every chapter, and the stored outputs are the ones it checked, so
-# this build must not execute them a second time (that would double the time of `make test`):
+# nbval (b) executes every chapter in the same `make test` (beside this build, two steps run
+# at a time), and the stored outputs are the ones it checks, so this build must not execute
+# them a second time (that would double the time of `make test`):
 # it uses a copy of _config.yml with execution turned off. Its output goes to _build/test/,
 # apart from the executed site in $(HTML).
 test-build: $(STAMP) $(REVEAL)
@@ -175,7 +189,8 @@ test-build-students: $(STAMP) $(REVEAL)
 # no repository, issues, Binder or Colab button unless RANKEDU_REPOSITORY_URL is set (for
 # the build and this test alike), and then the launch buttons open the chapter's notebook;
 # exercises numbered within their chapter, solutions in the main edition only. A screenshot of each page of the main edition is left in
-# _build/screenshots/ for review.
+# _build/screenshots/ for review. Two processes (pytest-xdist), each with its own Chromium,
+# share out the pages.
 test-site: test-build test-build-students
 	@command -v chromium >/dev/null || { \
 		echo "make test-site: Chromium is missing. Install Debian's package:"; \
@@ -183,7 +198,7 @@ test-site: test-build test-build-students
 		exit 1; }
 	RANKEDU_SITE_DIR=_build/test/_build/html \
 	RANKEDU_STUDENTS_SITE_DIR=_build/test-students/_build/html \
-		$(BIN)/python -m pytest tests/test_site.py
+		$(BIN)/python -m pytest -n 2 tests/test_site.py
 
 # record_timing=False: no run timestamps in the cells' metadata, so a re-execution that changes
 # no output leaves the notebook unchanged (the guard rejects stored timestamps).

@@ -7,11 +7,14 @@ distribution once (``pip download --no-deps --no-binary :all: --ignore-requires-
 ``_build/oracles/`` and unpacks it, and ``ope()`` imports ``obp.ope`` from there with a
 stand-in for torch, which ``obp/utils.py`` and ``obp/policy/offline.py`` import at module level
 but none of the estimators tested calls. Only a failed download skips (naming pip's error):
-anything that goes wrong after it fails the test.
+anything that goes wrong after it fails the test. The test suite runs in two processes
+(pytest-xdist): they take turns through a lock file, so that one never reads the archive or the
+folder while the other is still writing it.
 """
 
 from __future__ import annotations
 
+import fcntl
 import functools
 import subprocess
 import sys
@@ -30,9 +33,15 @@ SOURCE = CACHE / f"obp-{VERSION}"
 @functools.cache
 def sdist() -> Path:
     """The unpacked source distribution of obp 0.5.7 (downloaded on first use)."""
+    CACHE.mkdir(parents=True, exist_ok=True)
+    with open(CACHE / f"obp-{VERSION}.lock", "w") as lock:
+        fcntl.flock(lock, fcntl.LOCK_EX)  # released when the file is closed
+        return _download_and_unpack()
+
+
+def _download_and_unpack() -> Path:
     archive = CACHE / f"obp-{VERSION}.tar.gz"
     if not archive.exists():
-        CACHE.mkdir(parents=True, exist_ok=True)
         done = subprocess.run(
             [sys.executable, "-m", "pip", "download", f"obp=={VERSION}", "--no-deps",
              "--no-binary", ":all:", "--ignore-requires-python", "--dest", str(CACHE)],

@@ -7,7 +7,9 @@ the program itself as an oracle from an installed rankedu, without a clone of th
 
 :func:`binary` copies the source into a cache folder (the installed package may be read-only),
 runs the release's own Makefile there (it rebuilds only when a source file is newer than the
-program) and returns the program's path. It needs ``make`` and a C compiler, ``gcc``; without
+program) and returns the program's path. Processes that call it at once (the test suite runs
+in two) take turns, through a lock file beside the folder: none copies or compiles over a
+program that another is running. It needs ``make`` and a C compiler, ``gcc``; without
 them it raises, naming what is missing, so that nothing passes by skipping the program.
 """
 
@@ -18,6 +20,11 @@ import os
 import shutil
 import subprocess
 from pathlib import Path
+
+try:
+    import fcntl
+except ImportError:  # not on Windows, where the build needs make and gcc from elsewhere anyway
+    fcntl = None
 
 #: The vendored C source of trec_eval 10.0.
 SOURCE = Path(__file__).resolve().parents[1] / "data" / "trec_eval_source"
@@ -46,10 +53,15 @@ def binary() -> Path:
         raise RuntimeError(f"building trec_eval 10.0 needs {' and '.join(missing)} "
                            "(on Debian or Ubuntu: apt-get install gcc libc6-dev make)")
     folder = cache_folder()
-    # copy2 keeps each file's modification time, so make rebuilds only after a source changed.
-    shutil.copytree(SOURCE, folder, copy_function=shutil.copy2, dirs_exist_ok=True)
-    subprocess.run(["make", "-s", "-C", str(folder), "trec_eval"], check=True,
-                   capture_output=True, text=True)
+    folder.parent.mkdir(parents=True, exist_ok=True)
+    with open(folder.parent / f"{folder.name}.lock", "w") as lock:
+        if fcntl is not None:
+            fcntl.flock(lock, fcntl.LOCK_EX)  # released when the file is closed
+        # copy2 keeps each file's modification time, so make rebuilds only after a source
+        # changed.
+        shutil.copytree(SOURCE, folder, copy_function=shutil.copy2, dirs_exist_ok=True)
+        subprocess.run(["make", "-s", "-C", str(folder), "trec_eval"], check=True,
+                       capture_output=True, text=True)
     return folder / "trec_eval"
 
 
