@@ -419,10 +419,12 @@ def test_the_fast_reader_takes_a_plain_file_and_declines_what_it_cannot_read(rea
         b"q1 Q0 d1 1 0.5 t\nq1 Q0 d2 2 0.25 t\nq1 Q0 doc-00003 3 0 t\n", RUN_COLUMNS, "rank")
     assert qid.to_pylist() == ["q1"] * 3 and docno.to_pylist() == ["d1", "d2", "doc-00003"]
     assert values.tolist() == [0.5, 0.25, 0.0]
-    words, lengths, _ = suffixes.result()  # the last eight bytes, little-endian, and length
+    # The docnos' suffix prints, computed meanwhile: equal for equal endings and lengths.
+    assert (suffixes.result() == _fast_read.suffix_prints(docno)).all()
+    words, lengths = _fast_read.suffix_words(docno, np.array([2, 0, 1, 2]))
     assert [word.to_bytes(8, "little") for word in words.tolist()] == [
-        b"d1\0\0\0\0\0\0", b"d2\0\0\0\0\0\0", b"oc-00003"]
-    assert lengths.tolist() == [2, 2, 9]
+        b"oc-00003", b"d1\0\0\0\0\0\0", b"d2\0\0\0\0\0\0", b"oc-00003"]
+    assert lengths.tolist() == [9, 2, 2, 9]
     for declined in [b"q1 Q0 d1 1 0.5 t x\n", b"q1  Q0 d1 1 0.5 t\n", b"q1 Q0 d1 1 0.5 \n",
                      b"q1 Q0 d1 0x1 0.5 t\n", b"q1 Q0 d1 1 nan t\n", b"q1 Q0 d1 1 1e999 t\n",
                      b"q1 Q0 d\xff 1 0.5 t\n", b""]:
@@ -451,16 +453,17 @@ def test_equal_docnos_have_equal_fingerprints_wherever_they_are(reader, names, c
     assert (prints[0] == prints[1]).all() and (prints[0] == prints[2]).all()
     for i, j in zip(*np.nonzero(np.equal.outer(prints[0], prints[0]))):
         assert names[i] == names[j]  # no collision in so few strings
-    # The suffix words, lengths and their prints, likewise; a word and a length are the
-    # docno itself up to eight bytes, and its last eight bytes beyond.
-    suffixes = [_fast_read.suffix_words(column) for column in (whole, pieces, sliced)]
-    for got in suffixes[1:]:
-        assert all((a == b).all() for a, b in zip(suffixes[0], got))
-    encoded = [name.encode("utf-8") for name in names]
-    words, lengths, _ = suffixes[0]
-    assert lengths.tolist() == [len(name) for name in encoded]
-    assert [word.to_bytes(8, "little") for word in words.tolist()] == [
-        name[-8:].ljust(8, b"\0") for name in encoded]
+    # The suffix prints, likewise, and the suffix words and lengths of rows in any order: a
+    # word and a length are the docno itself up to eight bytes, its last eight bytes beyond.
+    suffixes = [_fast_read.suffix_prints(column) for column in (whole, pieces, sliced)]
+    assert (suffixes[0] == suffixes[1]).all() and (suffixes[0] == suffixes[2]).all()
+    rows = np.arange(len(names))[::-1]
+    encoded = [names[row].encode("utf-8") for row in rows]
+    for column in (whole, pieces, sliced):
+        words, lengths = _fast_read.suffix_words(column, rows)
+        assert lengths.tolist() == [len(name) for name in encoded]
+        assert [word.to_bytes(8, "little") for word in words.tolist()] == [
+            name[-8:].ljust(8, b"\0") for name in encoded]
 
 
 def test_a_judged_docno_beside_longer_ones_in_the_run_is_still_found(tmp_path):
@@ -475,13 +478,11 @@ def test_fingerprints_that_collide_never_match_or_repeat_different_docnos(
         tmp_path, reader, monkeypatch, prints):
     compared = []
     if prints == "lengths":  # the run's c and dd collide with the qrels' a and bb
-        suffix_words = _fast_read.suffix_words
-
-        def suffix_prints_of_lengths(column):
+        def suffix_prints_of_lengths(column, before=0):
             compared.append("suffix")
-            return *suffix_words(column)[:2], string_lengths(column)
+            return np.concatenate([np.zeros(before, np.uint64), string_lengths(column)])
 
-        monkeypatch.setattr(_fast_read, "suffix_words", suffix_prints_of_lengths)
+        monkeypatch.setattr(_fast_read, "suffix_prints", suffix_prints_of_lengths)
         monkeypatch.setattr(_fast_read, "fingerprints", lambda column: (
             compared.append(len(column)) or string_lengths(column)))
     qrels = write(tmp_path, "qrels", "q1 0 a 1\nq1 0 bb 2\nq2 0 eee 1\n")

@@ -7,12 +7,13 @@ line with the same number of fields (four for qrels, six for a run), an integer 
 score that Arrow parses. Anything else (two spaces, a seventh field, a comment, a score Arrow
 rejects...) makes :func:`parse` return None, and the exact reader decides.
 
-Docnos stay in Arrow, and no Python string is made per line: each docno gets its last eight
-bytes, its length and a print of the two (:func:`suffix_words`, on the other core while this
-one checks the other columns: :func:`background`), and where those crowd a 64-bit fingerprint
-of every byte (:func:`fingerprints`), from which ``rankedu.trec.link`` finds the lines that
-name one document, confirming every such pair by the docnos themselves (the word and the
-length up to eight bytes, the strings beyond: :func:`same`).
+Docnos stay in Arrow, and no Python string is made per line: each docno gets a print of its
+last eight bytes and its length (:func:`suffix_prints`, on the other core while this one
+checks the other columns: :func:`background`), and where those crowd a 64-bit fingerprint of
+every byte (:func:`fingerprints`), from which ``rankedu.trec.link`` finds the lines that name
+one document, confirming every such pair by the docnos themselves (their last eight bytes and
+length, :func:`suffix_words`, which are the docno up to eight bytes; the strings beyond:
+:func:`same`).
 """
 
 from __future__ import annotations
@@ -38,7 +39,7 @@ def available() -> bool:
     return pa is not None
 
 
-def parse(data, columns: tuple[str, ...], integer_column: str):
+def parse(data, columns: tuple[str, ...], integer_column: str, *, before: int = 0):
     """``(qid, docno, values, suffixes)`` of a TREC file, or None.
 
     ``data`` is the text normalised (``rankedu.trec.load._normalise``), or the path of a
@@ -47,7 +48,8 @@ def parse(data, columns: tuple[str, ...], integer_column: str):
     a comment, a byte order mark) then makes this reader decline, and so does a NUL byte (the
     exact reader says what such a file looks like). ``qid`` and ``docno`` are Arrow
     ChunkedArrays, ``values`` the float64 scores of a run or grades of qrels, ``suffixes`` a
-    future of the docnos' :func:`suffix_words` (computed in the background). None when pyarrow
+    future of the docnos' :func:`suffix_prints` (computed in the background, after ``before``
+    slots left for the prints of the inputs read before this one). None when pyarrow
     is absent, the text is empty, or some line is not in the plain form (module docstring).
     """
     if pa is None or not data:
@@ -88,8 +90,8 @@ def parse(data, columns: tuple[str, ...], integer_column: str):
         source.close()
     if not table.num_rows:
         return None
-    # The docnos' suffix words, on another core, while this one checks the other columns.
-    suffixes = background(suffix_words, table.column("docno"))
+    # The docnos' suffix prints, on another core, while this one checks the other columns.
+    suffixes = background(suffix_prints, table.column("docno"), before)
     # One space between fields leaves no empty field; anything else (two spaces, a blank at
     # either end of a line) leaves one, and only the exact reader knows what the line means.
     # A text not normalised may hold a tab, \v or \f (blanks to trec_eval) in a field, or
@@ -317,27 +319,51 @@ def fingerprints(column) -> np.ndarray:
     return prints
 
 
-def suffix_words(column) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
-    """Each string's last eight bytes (all of them when it is shorter, the word zero-padded at
-    the top) as a little-endian uint64, its length in bytes (int32), and a print of the two
-    (uint64): together the word and the length are the string itself when it is at most
-    eight bytes long, and strings sharing their ending and length share the print (a quarter
-    of :func:`fingerprints`' work for a ClueWeb docno). The print's top bits, which make
-    ``rankedu.trec.link``'s keys, are those of a product with an odd constant, which every bit
-    of the word and of the length reaches (Fibonacci hashing). In batches of chunks
-    (:func:`_batches`)."""
-    suffixes, prints = (np.empty(len(column), dtype=np.uint64) for _ in range(2))
-    lengths, done = np.empty(len(column), dtype=np.int32), 0
+def suffix_prints(column, before: int = 0) -> np.ndarray:
+    """A print (uint64) of each string's last eight bytes and length (:func:`suffix_words`):
+    strings sharing their ending and length share it (a quarter of :func:`fingerprints`' work
+    for a ClueWeb docno). Its top bits, which make ``rankedu.trec.link``'s keys, are those of a
+    product with an odd constant, which every bit of the word and of the length reaches
+    (Fibonacci hashing). In batches of chunks (:func:`_batches`). The first ``before``
+    entries are left for the caller (the prints of other strings)."""
+    prints, done = np.empty(before + len(column), dtype=np.uint64), before
     for chunks, rows in _batches(column):
         words, start, length = _words(chunks)
-        word = words[start + np.maximum(length - 8, 0)]
-        word &= _LOW_BYTES[np.minimum(length, 8)]
-        suffixes[done:done + rows] = word
-        lengths[done:done + rows] = length
+        word = _suffix(words, start, length)
         word ^= length.astype(np.uint64) * _LENGTH_MIX
         np.multiply(word, MIX, out=prints[done:done + rows])
         done += rows
-    return suffixes, lengths, prints
+    return prints
+
+
+def suffix_words(column, rows: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """The last eight bytes of the strings ``rows`` (in any order) of an Arrow string column
+    (all of them when a string is shorter, the word zero-padded at the top) as little-endian
+    uint64, and their lengths in bytes (int32): together the string itself when it is at most
+    eight bytes long. Read chunk by chunk from the strings' buffers."""
+    order = np.argsort(rows, kind="stable")
+    ordered = rows[order]
+    suffixes = np.empty(len(rows), dtype=np.uint64)
+    lengths = np.empty(len(rows), dtype=np.int32)
+    ends = np.cumsum([len(chunk) for chunk in column.chunks])
+    start = 0
+    for chunk, end, stop in zip(column.chunks, ends, np.searchsorted(ordered, ends)):
+        if stop > start:
+            words, first, length = _words([chunk])
+            local = ordered[start:stop] - (end - len(chunk))
+            at = order[start:stop]
+            suffixes[at] = _suffix(words, first[local], length[local])
+            lengths[at] = length[local]
+        start = stop
+    return suffixes, lengths
+
+
+def _suffix(words: np.ndarray, start: np.ndarray, length: np.ndarray) -> np.ndarray:
+    """The last eight bytes (or fewer) of the strings at ``start`` of ``length`` bytes, from
+    :func:`_words`."""
+    word = words[start + np.maximum(length - 8, 0)]
+    word &= _LOW_BYTES[np.minimum(length, 8)]
+    return word
 
 
 def _mix(word: np.ndarray, value: np.ndarray) -> None:

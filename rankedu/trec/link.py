@@ -51,33 +51,26 @@ class CodedDocnos:
 
 
 class ArrowDocnos:
-    """Docnos as an Arrow string column, from the fast reader, with each one's suffix word and
-    length (``fast_read.suffix_words``): a docno of at most eight bytes is compared through
-    them, a longer one through its string when they agree."""
+    """Docnos as an Arrow string column, from the fast reader: a docno of at most eight bytes
+    is compared through its last eight bytes and length (``fast_read.suffix_words``), a longer
+    one through its string when they agree."""
 
-    def __init__(self, column, parts: list[tuple] | None = None):
-        """``parts``: the suffix words of the column's parts, one after the other, when
-        they are known (``fast_read.parse`` computes them in the background); they are kept
-        apart (the few pairs compared gather from them), not copied into one."""
+    def __init__(self, column, parts: list[np.ndarray] | None = None):
+        """``parts``: the suffix prints of the column's parts, one after the other, when
+        they are known (``fast_read.parse`` computes them in the background; the last one may
+        leave room before its own for the others')."""
         self.column = column
-        self._parts = [_fast_read.suffix_words(column)] if parts is None else list(parts)
-        self._starts = np.cumsum([0] + [len(part[0]) for part in self._parts])
+        self._parts = [_fast_read.suffix_prints(column)] if parts is None else list(parts)
 
     def suffixes(self) -> np.ndarray:
-        prints = [part[2] for part in self._parts]
-        self._parts = [part[:2] for part in self._parts]  # the prints are the caller's now
-        return prints[0] if len(prints) == 1 else np.concatenate(prints)
-
-    def _at(self, field: int, rows: np.ndarray) -> np.ndarray:
-        """Field ``field`` (0: the suffix word, 1: the length) of ``rows``."""
-        if len(self._parts) == 1:
-            return self._parts[0][field][rows]
-        part = np.searchsorted(self._starts, rows, side="right") - 1
-        values = np.empty(len(rows), dtype=self._parts[0][field].dtype)
-        for index, start in enumerate(self._starts[:-1]):
-            here = part == index
-            values[here] = self._parts[index][field][rows[here] - start]
-        return values
+        parts, self._parts = self._parts, None  # the caller's to overwrite
+        prints, done = parts[-1], 0
+        if len(prints) != len(self.column):  # the last part has no room for the others'
+            return np.concatenate(parts)
+        for part in parts[:-1]:  # into the room left before the last part's own
+            prints[done:done + len(part)] = part
+            done += len(part)
+        return prints
 
     def prints(self, rows: np.ndarray) -> np.ndarray:
         if len(rows) > len(self.column) // 4:  # many: print the column as it lies, chunk by chunk
@@ -85,9 +78,10 @@ class ArrowDocnos:
         return _fast_read.fingerprints(_fast_read.rows_of(self.column, rows))
 
     def same(self, a: np.ndarray, b: np.ndarray) -> np.ndarray:
-        length = self._at(1, a)
-        equal = (length == self._at(1, b)) & (self._at(0, a) == self._at(0, b))
-        longer = np.flatnonzero(equal & (length > 8))
+        suffix, length = _fast_read.suffix_words(self.column, np.concatenate([a, b]))
+        n = len(a)
+        equal = (length[:n] == length[n:]) & (suffix[:n] == suffix[n:])
+        longer = np.flatnonzero(equal & (length[:n] > 8))
         equal[longer] = _fast_read.same(self.column, a[longer], b[longer])
         return equal
 

@@ -93,7 +93,7 @@ class _Rows:
     values: np.ndarray  # float64
     origin: str
     skipped: np.ndarray | None = None  # a file's lines (from 1) that hold no record
-    # Arrow docnos: a future of their fast_read.suffix_words, computed in the background
+    # Arrow docnos: a future of their fast_read.suffix_prints, computed in the background
     suffixes: Future | None = None
 
 
@@ -144,19 +144,21 @@ def _normalise(data: bytes) -> bytes:
     return data
 
 
-def _read_file(path, kind: str, *, text: bool = False) -> tuple[pd.DataFrame | None, _Rows]:
+def _read_file(path, kind: str, *, text: bool = False, before: int = 0
+               ) -> tuple[pd.DataFrame | None, _Rows]:
     """Parse a TREC file, or find the bad line and raise. ``text=True`` also returns every column
-    as a frame (for ``read_run``, ``read_qrels``); else the frame is None."""
+    as a frame (for ``read_run``, ``read_qrels``); else the frame is None. ``before``: the lines
+    of the inputs read before it (its docnos' prints leave room for theirs)."""
     parsed = None
     if not text and _fast_read.available() and _regular_file(path):
         # Arrow reads a file itself, block by block: a 10M-line run's 540 MB of text are never
         # in memory at once. If it declines, the text is read, normalised and offered again.
-        parsed = _fast_read.parse(os.fspath(path), *KINDS[kind][:3:2])
+        parsed = _fast_read.parse(os.fspath(path), *KINDS[kind][:3:2], before=before)
     if parsed is None:
         raw, origin = _read_bytes(path, kind)
         data = _normalise(raw)
         del raw
-        parsed = None if text else _fast_read.parse(data, *KINDS[kind][:3:2])
+        parsed = None if text else _fast_read.parse(data, *KINDS[kind][:3:2], before=before)
     else:
         origin = f"{kind} file {os.fspath(path)!r}"
     if parsed is not None:
@@ -265,9 +267,9 @@ def _from_dict(mapping: Mapping, kind: str, name: str) -> _Rows:
     return _from_frame(frame, kind, name)
 
 
-def _rows(source, kind: str, name: str) -> _Rows:
+def _rows(source, kind: str, name: str, before: int = 0) -> _Rows:
     if isinstance(source, (str, os.PathLike)):
-        return _read_file(source, kind)[1]
+        return _read_file(source, kind, before=before)[1]
     if isinstance(source, pd.DataFrame):
         return _from_frame(source, kind, name)
     if isinstance(source, Mapping):
@@ -353,8 +355,8 @@ def _load_pair(qrels, run) -> tuple[_Table, _Table]:
     needs it, and runs its own checks under :func:`link_errors_first`."""
     if all(isinstance(source, str) and source == STDIN for source in (qrels, run)):
         raise ValueError("qrels and run cannot both be read from standard input ('-')")
-    judged, ranking = _encode(_rows(qrels, "qrels", "qrels"), _rows(run, "run", "run"),
-                              wait=False)
+    judged = _rows(qrels, "qrels", "qrels")
+    judged, ranking = _encode(judged, _rows(run, "run", "run", len(judged.values)), wait=False)
     return judged, ranking
 
 
