@@ -202,7 +202,8 @@ def read_judgment_groups(path) -> pd.DataFrame:
     Notes
     -----
     :func:`rankedu.trec_eval_report` with ``rel_format="qrels_jg"`` averages trec_eval's
-    ``map_avgjg``, ``P_avgjg`` and ``Rprec_mult_avgjg`` over the groups.
+    ``map_avgjg``, ``P_avgjg`` and ``Rprec_mult_avgjg`` over the groups. The chapter
+    :doc:`/book/judgments` measures how far several assessors' judgments agree.
 
     References
     ----------
@@ -298,6 +299,12 @@ def read_preferences(path) -> pd.DataFrame:
     ValueError
         Naming the file and the line: a line without five fields, a level that is not a
         number ``>= 0``, a document listed twice in one subgroup.
+
+    Notes
+    -----
+    :func:`rankedu.trec_eval_report` with ``rel_format="prefs"`` computes trec_eval's
+    ``prefs_*`` measures from them. The chapter :doc:`/book/judgments` measures how far
+    several assessors' judgments agree.
 
     References
     ----------
