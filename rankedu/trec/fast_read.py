@@ -244,14 +244,19 @@ def _offsets(chunk) -> np.ndarray:
 def _take(column, rows: np.ndarray) -> pa.Array:
     """``column.take(rows)`` for increasing ``rows``, chunk by chunk (much faster than Arrow's
     take on a column of hundreds of chunks)."""
-    ends = np.cumsum([len(chunk) for chunk in column.chunks])
-    cut = np.searchsorted(rows, ends)
-    pieces, start = [], 0
-    for chunk, end, stop in zip(column.chunks, ends, cut):
-        if stop > start:
-            pieces.append(chunk.take(rows[start:stop] - (end - len(chunk))))
-        start = stop
+    pieces = [chunk.take(local) for chunk, local, _ in _in_chunks(column, rows)]
     return pa.concat_arrays(pieces) if pieces else pa.array([], column.type)
+
+
+def _in_chunks(column, rows: np.ndarray):
+    """For increasing ``rows`` of a chunked Arrow column: each chunk that holds some of them,
+    their places in that chunk, and the slice of ``rows`` they are."""
+    ends = np.cumsum([len(chunk) for chunk in column.chunks])
+    start = 0
+    for chunk, end, stop in zip(column.chunks, ends, np.searchsorted(rows, ends)):
+        if stop > start:
+            yield chunk, rows[start:stop] - (end - len(chunk)), slice(start, stop)
+        start = stop
 
 
 def _take_any(column, rows: np.ndarray) -> pa.Array:
@@ -309,7 +314,9 @@ def fingerprints(column) -> np.ndarray:
         for at in range(0, max(longest, 1), 8):
             word = words[start + np.minimum(at, last)]
             word &= mask
-            _mix(word, value)
+            word ^= value
+            word *= MIX
+            word ^= word >> np.uint64(29)
             if at == 0 or at < shortest:  # every string has bytes from here
                 value = word
             else:  # a string mixes in as many words as it has, whatever its neighbours
@@ -342,19 +349,12 @@ def suffix_words(column, rows: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
     uint64, and their lengths in bytes (int32): together the string itself when it is at most
     eight bytes long. Read chunk by chunk from the strings' buffers."""
     order = np.argsort(rows, kind="stable")
-    ordered = rows[order]
     suffixes = np.empty(len(rows), dtype=np.uint64)
     lengths = np.empty(len(rows), dtype=np.int32)
-    ends = np.cumsum([len(chunk) for chunk in column.chunks])
-    start = 0
-    for chunk, end, stop in zip(column.chunks, ends, np.searchsorted(ordered, ends)):
-        if stop > start:
-            words, first, length = _words([chunk])
-            local = ordered[start:stop] - (end - len(chunk))
-            at = order[start:stop]
-            suffixes[at] = _suffix(words, first[local], length[local])
-            lengths[at] = length[local]
-        start = stop
+    for chunk, local, part in _in_chunks(column, rows[order]):
+        words, first, length = _words([chunk])
+        suffixes[order[part]] = _suffix(words, first[local], length[local])
+        lengths[order[part]] = length[local]
     return suffixes, lengths
 
 
@@ -364,13 +364,6 @@ def _suffix(words: np.ndarray, start: np.ndarray, length: np.ndarray) -> np.ndar
     word = words[start + np.maximum(length - 8, 0)]
     word &= _LOW_BYTES[np.minimum(length, 8)]
     return word
-
-
-def _mix(word: np.ndarray, value: np.ndarray) -> None:
-    """Mix ``value`` into ``word``, in place."""
-    word ^= value
-    word *= MIX
-    word ^= word >> np.uint64(29)
 
 
 def _words(chunks: list) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
