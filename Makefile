@@ -25,7 +25,7 @@ export PYTHONHASHSEED := 0
 # Silences the debugger's "frozen modules" warning that every kernel start prints to stderr.
 export PYDEVD_DISABLE_FILE_VALIDATION := 1
 
-.PHONY: help venv book book-students slides format test test-package test-notebooks test-build test-build-students test-site execute serve lab bench bench-per-list bench-logs clean distclean
+.PHONY: help venv book book-students slides format test test-package test-notebooks test-build test-build-students test-site screenshots execute serve lab bench bench-per-list bench-logs clean distclean
 
 help:
 	@echo "make book     set up .venv, execute the chapters whose code changed since the last"
@@ -35,6 +35,8 @@ help:
 	@echo "make book-students  the same site without the solutions, into $(STUDENTS_HTML)"
 	@echo "make test     package tests, notebook guard, nbval on every chapter, warning-free builds"
 	@echo "              of both editions, then every page of both in headless Chromium (make test-site)"
+	@echo "make screenshots  the site test on the main edition, saving a full-page screenshot"
+	@echo "              of each page and deck in _build/screenshots/ for review"
 	@echo "make execute  re-execute every chapter of _toc.yml in place (after changing rankedu);"
 	@echo "              make execute CHAPTER=book/ndcg.ipynb re-executes that one chapter"
 	@echo "make format   format every chapter's code cells with ruff at 88 columns"
@@ -115,10 +117,12 @@ test:
 # (a) and (c): the package tests, and tests/test_notebooks.py, the guard on the stored chapters.
 # tests/test_site.py needs the built site, so it runs in test-site, after the build, where
 # nothing of it is skipped. tests/test_slides.py builds a deck, with the pinned reveal.js.
-# Two processes (pytest-xdist) share out the tests; the tests of an xdist_group mark (the Spark
-# tests, the atlas's) go to one of them, so that a costly module fixture is made once.
+# Two processes (pytest-xdist) share out the test files, each file's tests kept in one of them
+# (--dist loadfile), so that a costly module fixture (Spark's JVM, the atlas's matrix) is made
+# once. (--dist loadgroup and xdist_group marks would do it test by test, but pytest-xdist 3.8.0
+# does not group under pytest 9.2: both processes ran Spark tests, and made the fixtures twice.)
 test-package: $(STAMP) $(REVEAL)
-	$(BIN)/python -m pytest -n 2 --dist loadgroup tests --ignore=tests/test_site.py
+	$(BIN)/python -m pytest -n 2 --dist loadfile tests --ignore=tests/test_site.py
 
 # (b) nbval re-executes each chapter of the toc and compares every output with the stored one
 # (nbval_sanitize.cfg says what is compared and what is rewritten first). It runs on copies of
@@ -188,9 +192,9 @@ test-build-students: $(STAMP) $(REVEAL)
 # figures loaded, no console error, no broken internal link or anchor, search answers;
 # no repository, issues, Binder or Colab button unless RANKEDU_REPOSITORY_URL is set (for
 # the build and this test alike), and then the launch buttons open the chapter's notebook;
-# exercises numbered within their chapter, solutions in the main edition only. A screenshot of each page of the main edition is left in
-# _build/screenshots/ for review. Two processes (pytest-xdist), each with its own Chromium,
-# share out the pages.
+# exercises numbered within their chapter, solutions in the main edition only. Two processes
+# (pytest-xdist), each with its own Chromium, share out the pages. No screenshots: make
+# screenshots takes them.
 test-site: test-build test-build-students
 	@command -v chromium >/dev/null || { \
 		echo "make test-site: Chromium is missing. Install Debian's package:"; \
@@ -199,6 +203,13 @@ test-site: test-build test-build-students
 	RANKEDU_SITE_DIR=_build/test/_build/html \
 	RANKEDU_STUDENTS_SITE_DIR=_build/test-students/_build/html \
 		$(BIN)/python -m pytest -n 2 tests/test_site.py
+
+# The same checks of the main edition, saving a full-page screenshot of each page and deck in
+# _build/screenshots/ for review (they check nothing themselves, and cost make test time).
+screenshots: test-build
+	RANKEDU_SITE_DIR=_build/test/_build/html RANKEDU_SCREENSHOTS=_build/screenshots \
+		$(BIN)/python -m pytest -n 2 tests/test_site.py
+	@echo "The screenshots are in $(CURDIR)/_build/screenshots/"
 
 # record_timing=False: no run timestamps in the cells' metadata, so a re-execution that changes
 # no output leaves the notebook unchanged (the guard rejects stored timestamps).

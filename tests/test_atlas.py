@@ -18,9 +18,8 @@ import rankedu as rk
 from rankedu import datasets
 from rankedu.teaching import atlas
 
-# make test runs the package tests in two processes (pytest-xdist, --dist loadgroup): this
+# make test runs the package tests in two processes (pytest-xdist, --dist loadfile): this
 # file's tests stay in one, so that the matrix (about 12 s) is computed once.
-pytestmark = pytest.mark.xdist_group("atlas")
 
 BOOK = Path(__file__).resolve().parent.parent / "book"
 PYTREC_EVAL = "trec_eval 9.0.8 (pytrec_eval)"

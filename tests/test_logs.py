@@ -220,9 +220,8 @@ def test_import_rankedu_imports_neither_duckdb_nor_pyspark():
 
 # --- Spark (local[2]): the same SQL, the same numbers -------------------------------------------
 
-# make test runs the package tests in two processes (pytest-xdist, --dist loadgroup): the Spark
-# tests stay in one, so that one JVM is started, once.
-in_the_spark_process = pytest.mark.xdist_group("spark")
+# make test runs the package tests in two processes (pytest-xdist, --dist loadfile): this
+# file's tests stay in one, so that one JVM is started, once.
 
 
 @pytest.fixture(scope="module")
@@ -248,7 +247,6 @@ def spark_log(spark):
         schema="user long, clicked long, score double, grade double")
 
 
-@in_the_spark_process
 def test_spark_gauc_and_auc_equal_the_references_and_duckdb(spark_log):
     log, frame = spark_log
     # "clicks" is checked group by group by the per-group tables below.
@@ -262,7 +260,6 @@ def test_spark_gauc_and_auc_equal_the_references_and_duckdb(spark_log):
     assert logs.auc(frame, label="clicked", score="score") == rk.roc_auc(log.clicked, log.score)
 
 
-@in_the_spark_process
 def test_spark_ndcg_equals_sklearn_per_group(spark_log):
     log, frame = spark_log
     for k in [None, 3]:
@@ -272,7 +269,6 @@ def test_spark_ndcg_equals_sklearn_per_group(spark_log):
         assert left_out_count(caught, "ndcg") == log.user.nunique() - len(reference)
 
 
-@in_the_spark_process
 def test_spark_per_group_tables_equal_duckdb_tables(spark_log):
     log, frame = spark_log
     arguments = {"group": "user", "label": "clicked", "score": "score", "weight": "clicks"}
@@ -285,7 +281,6 @@ def test_spark_per_group_tables_equal_duckdb_tables(spark_log):
                                   check_dtype=False)
 
 
-@in_the_spark_process
 def test_spark_bad_input_is_the_same_error(spark, spark_log):
     _, frame = spark_log
     with pytest.raises(ValueError, match="label: no column 'click'"):
@@ -307,7 +302,6 @@ def test_huge_grades_inside_a_tie_do_not_overflow():
     assert table["DCG"].iloc[0] == table["IDCG"].iloc[0] == pytest.approx(1e308 * (1 + 1 / np.log2(3)))
 
 
-@in_the_spark_process
 def test_spark_refuses_none_columns_nan_groups_duplicates_and_reads_int64_scores(spark):
     frame = spark.createDataFrame([("a", 1, 0.9), ("a", 0, 0.1), ("b", 1, 0.2), ("b", 0, 0.8)],
                                   schema="u string, y long, s double")
