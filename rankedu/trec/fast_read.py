@@ -335,8 +335,11 @@ def suffix_prints(column, before: int = 0) -> np.ndarray:
     entries are left for the caller (the prints of other strings)."""
     prints, done = np.empty(before + len(column), dtype=np.uint64), before
     for chunks, rows in _batches(column):
-        words, start, length = _words(chunks)
-        word = _suffix(words, start, length)
+        word, length = np.empty(rows, dtype=np.uint64), np.empty(rows, dtype=np.int32)
+        at = 0
+        for chunk in chunks:
+            word[at:at + len(chunk)], length[at:at + len(chunk)] = _last_words(chunk)
+            at += len(chunk)
         word ^= length.astype(np.uint64) * _LENGTH_MIX
         np.multiply(word, MIX, out=prints[done:done + rows])
         done += rows
@@ -352,18 +355,39 @@ def suffix_words(column, rows: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
     suffixes = np.empty(len(rows), dtype=np.uint64)
     lengths = np.empty(len(rows), dtype=np.int32)
     for chunk, local, part in _in_chunks(column, rows[order]):
-        words, first, length = _words([chunk])
-        suffixes[order[part]] = _suffix(words, first[local], length[local])
-        lengths[order[part]] = length[local]
+        suffixes[order[part]], lengths[order[part]] = _last_words(chunk, local)
     return suffixes, lengths
 
 
-def _suffix(words: np.ndarray, start: np.ndarray, length: np.ndarray) -> np.ndarray:
-    """The last eight bytes (or fewer) of the strings at ``start`` of ``length`` bytes, from
-    :func:`_words`."""
-    word = words[start + np.maximum(length - 8, 0)]
-    word &= _LOW_BYTES[np.minimum(length, 8)]
-    return word
+def _last_words(chunk, rows: np.ndarray | None = None) -> tuple[np.ndarray, np.ndarray]:
+    """:func:`suffix_words` of the strings ``rows`` (increasing) of one chunk (all of them
+    by default), read in place from its data buffer, not copied: each string's last eight bytes are the word that ends
+    where it ends, shifted down past the bytes before it when it is shorter."""
+    offsets = _offsets(chunk)
+    start, end = ((offsets[:-1], offsets[1:]) if rows is None else
+                  (offsets[rows], offsets[rows + 1]))
+    length = end - start
+    buffer = chunk.buffers()[2]
+    data = np.frombuffer(buffer, np.uint8) if buffer is not None else np.zeros(0, np.uint8)
+    # The words that end at bytes 0-8 of the buffer (the first strings: ``end`` increases)
+    # begin before it, or at its start: taken from its first bytes with eight zeros in front.
+    first = int(np.searchsorted(end, 8, side="right"))
+    head = np.zeros(16, dtype=np.uint8)
+    head[8:8 + min(len(data), 8)] = data[:8]
+    word = np.empty(len(end), dtype=np.uint64)
+    word[:first] = _unaligned(head)[end[:first]]
+    if first < len(end):
+        word[first:] = _unaligned(data)[end[first:] - 8]
+    short = np.minimum(length, 8)
+    short -= 8
+    short *= -8
+    word >>= short.astype(np.uint64)  # (a shift of 64, for an empty string, gives 0)
+    return word, length
+
+
+def _unaligned(data: np.ndarray) -> np.ndarray:
+    """The little-endian 64-bit word that starts at each byte of ``data`` (a view)."""
+    return np.ndarray((len(data) - 7,), dtype="<u8", buffer=data, strides=(1,))
 
 
 def _words(chunks: list) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
@@ -382,8 +406,7 @@ def _words(chunks: list) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     data = np.zeros(at + 8, dtype=np.uint8)
     if pieces:
         np.concatenate(pieces, out=data[:at])
-    words = np.ndarray((len(data) - 7,), dtype="<u8", buffer=data, strides=(1,))
-    return words, np.concatenate(starts), np.concatenate(lengths)
+    return _unaligned(data), np.concatenate(starts), np.concatenate(lengths)
 
 
 def _batches(column):
