@@ -39,7 +39,8 @@ def available() -> bool:
     return pa is not None
 
 
-def parse(data, columns: tuple[str, ...], integer_column: str, *, before: int = 0):
+def parse(data, columns: tuple[str, ...], integer_column: str, *, before: int = 0,
+          on_read=None):
     """``(qid, docno, values, suffixes)`` of a TREC file, or None.
 
     ``data`` is the text normalised (``rankedu.trec.load._normalise``), or the path of a
@@ -51,6 +52,10 @@ def parse(data, columns: tuple[str, ...], integer_column: str, *, before: int = 
     future of the docnos' :func:`suffix_prints` (computed in the background, after ``before``
     slots left for the prints of the inputs read before this one). None when pyarrow
     is absent, the text is empty, or some line is not in the plain form (module docstring).
+
+    ``on_read(qid, docno, suffixes)``, if given, is called as soon as Arrow has read the file,
+    before its columns are checked, with the columns this returns: work that needs only them
+    starts early. It may return a future, cancelled if the file is then declined.
     """
     if pa is None or not data:
         return None
@@ -91,7 +96,15 @@ def parse(data, columns: tuple[str, ...], integer_column: str, *, before: int = 
     if not table.num_rows:
         return None
     # The docnos' suffix prints, on another core, while this one checks the other columns.
-    suffixes = background(suffix_prints, table.column("docno"), before)
+    qid, docno = table.column("qid"), table.column("docno")
+    suffixes = background(suffix_prints, docno, before)
+    early = None if on_read is None else on_read(qid, docno, suffixes)
+
+    def declined():
+        suffixes.cancel()
+        if early is not None:
+            early.cancel()
+
     # One space between fields leaves no empty field; anything else (two spaces, a blank at
     # either end of a line) leaves one, and only the exact reader knows what the line means.
     # A text not normalised may hold a tab, \v or \f (blanks to trec_eval) in a field, or
@@ -99,7 +112,7 @@ def parse(data, columns: tuple[str, ...], integer_column: str, *, before: int = 
     for name in columns:
         if name not in ("score", integer_column) and not _plain(
                 table.column(name), raw=not isinstance(data, bytes), query=name == "qid"):
-            suffixes.cancel()
+            declined()
             return None
     numbers = table.column(integer_column)
     if pc.all(pc.ascii_is_decimal(numbers)).as_py() and max(
@@ -110,16 +123,15 @@ def parse(data, columns: tuple[str, ...], integer_column: str, *, before: int = 
         encoded = pc.dictionary_encode(numbers).combine_chunks()
         integers = integer_values(encoded.indices.to_numpy(), encoded.dictionary.to_pylist())
         if integers is None:
-            suffixes.cancel()
+            declined()
             return None
     if "score" in columns:
         values = table.column("score").to_numpy()
         if not np.isfinite(values).all():
-            suffixes.cancel()
+            declined()
             return None
     else:
         values = integers.astype(np.float64)
-    qid, docno = table.column("qid"), table.column("docno")
     del table, numbers
     release()  # the other columns' memory, for the arrays to come
     return qid, docno, values, suffixes
@@ -261,7 +273,7 @@ def _in_chunks(column, rows: np.ndarray):
 
 def _take_any(column, rows: np.ndarray) -> pa.Array:
     """``column.take(rows)`` for ``rows`` in any order."""
-    order = np.argsort(rows, kind="stable")
+    order = np.argsort(rows)
     back = np.empty(len(order), dtype=np.int64)
     back[order] = np.arange(len(order))
     return _take(column, rows[order]).take(back)
@@ -351,7 +363,7 @@ def suffix_words(column, rows: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
     (all of them when a string is shorter, the word zero-padded at the top) as little-endian
     uint64, and their lengths in bytes (int32): together the string itself when it is at most
     eight bytes long. Read chunk by chunk from the strings' buffers."""
-    order = np.argsort(rows, kind="stable")
+    order = np.argsort(rows)
     suffixes = np.empty(len(rows), dtype=np.uint64)
     lengths = np.empty(len(rows), dtype=np.int32)
     for chunk, local, part in _in_chunks(column, rows[order]):

@@ -164,11 +164,13 @@ def _join(judged: _Table, run: _Table, queries: pd.Index, threshold: float, max_
                                                                   run.values[kept])
     if single_precision:
         score = score.astype(np.float32).astype(np.float64)
+    # What the ranking and the qrels alone give first: the link is found meanwhile.
     order, query, group = _rank_order(query, score, run, kept)
     lines = None
     if lines_needed:
         lines = order.apply(np.arange(len(run_query)) if kept is None else kept)
     from_qrels = _from_qrels(judged, queries, threshold)
+    rank = ranks_within(query)
 
     # The judgment of each retrieved document (a query the run and the qrels share): the rows
     # (found meanwhile in the background) put in rank order, the one array moved, and a grade
@@ -186,7 +188,7 @@ def _join(judged: _Table, run: _Table, queries: pd.Index, threshold: float, max_
     ranked = RankedRun(
         n_queries=n_queries,
         query=query,
-        rank=ranks_within(query),
+        rank=rank,
         gain=gain,
         relevant=relevant,
         judged=is_judged,

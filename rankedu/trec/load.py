@@ -144,21 +144,24 @@ def _normalise(data: bytes) -> bytes:
     return data
 
 
-def _read_file(path, kind: str, *, text: bool = False, before: int = 0
+def _read_file(path, kind: str, *, text: bool = False, before: int = 0, on_read=None
                ) -> tuple[pd.DataFrame | None, _Rows]:
     """Parse a TREC file, or find the bad line and raise. ``text=True`` also returns every column
     as a frame (for ``read_run``, ``read_qrels``); else the frame is None. ``before``: the lines
-    of the inputs read before it (its docnos' prints leave room for theirs)."""
+    of the inputs read before it (its docnos' prints leave room for theirs); ``on_read``:
+    ``fast_read.parse``'s."""
     parsed = None
     if not text and _fast_read.available() and _regular_file(path):
         # Arrow reads a file itself, block by block: a 10M-line run's 540 MB of text are never
         # in memory at once. If it declines, the text is read, normalised and offered again.
-        parsed = _fast_read.parse(os.fspath(path), *KINDS[kind][:3:2], before=before)
+        parsed = _fast_read.parse(os.fspath(path), *KINDS[kind][:3:2], before=before,
+                                  on_read=on_read)
     if parsed is None:
         raw, origin = _read_bytes(path, kind)
         data = _normalise(raw)
         del raw
-        parsed = None if text else _fast_read.parse(data, *KINDS[kind][:3:2], before=before)
+        parsed = None if text else _fast_read.parse(data, *KINDS[kind][:3:2], before=before,
+                                                    on_read=on_read)
     else:
         origin = f"{kind} file {os.fspath(path)!r}"
     if parsed is not None:
@@ -267,9 +270,9 @@ def _from_dict(mapping: Mapping, kind: str, name: str) -> _Rows:
     return _from_frame(frame, kind, name)
 
 
-def _rows(source, kind: str, name: str, before: int = 0) -> _Rows:
+def _rows(source, kind: str, name: str, before: int = 0, on_read=None) -> _Rows:
     if isinstance(source, (str, os.PathLike)):
-        return _read_file(source, kind, before=before)[1]
+        return _read_file(source, kind, before=before, on_read=on_read)[1]
     if isinstance(source, pd.DataFrame):
         return _from_frame(source, kind, name)
     if isinstance(source, Mapping):
@@ -278,16 +281,19 @@ def _rows(source, kind: str, name: str, before: int = 0) -> _Rows:
                     f"got {type(source).__name__}")
 
 
-def _encode(*inputs: _Rows, wait: bool = True) -> list[_Table]:
+def _encode(*inputs: _Rows, wait: bool = True, early: _EarlyLink | None = None
+            ) -> list[_Table]:
     """Each input as a table, with one vocabulary of query ids, checked for a document listed
     twice for a query; with two inputs, the second's ``judgment`` links it to the first.
     ``wait=False``: the link and the check go on in the background, and reading
-    ``judgment`` waits for them (and raises what they found)."""
-    if inputs and not any(isinstance(rows.docno, np.ndarray) for rows in inputs):
+    ``judgment`` waits for them (and raises what they found). ``early``: the query codes and
+    the link, already started when the last input was read (:class:`_EarlyLink`)."""
+    linked = None
+    arrow = inputs and not any(isinstance(rows.docno, np.ndarray) for rows in inputs)
+    if early is not None:
+        qid_codes, qids, linked = early.qid_codes, early.qids, early.linked
+    elif arrow:
         qid_codes, qids = _fast_read.string_codes(_fast_read.joined([rows.qid for rows in inputs]))
-        for rows in inputs:  # coded: the query ids' text is no longer needed
-            rows.qid = None
-        _fast_read.release()
         docnos = _link.ArrowDocnos(_fast_read.joined([rows.docno for rows in inputs]),
                                    [rows.suffixes.result() for rows in inputs])
     else:
@@ -304,23 +310,57 @@ def _encode(*inputs: _Rows, wait: bool = True) -> list[_Table]:
         qid_codes = stretch_codes.astype(np.int32)[np.cumsum(starts) - 1]
         docnos = _link.CodedDocnos(pd.factorize(
             np.concatenate([rows.docno for rows in inputs]) if inputs else qid)[0])
+    if arrow:
+        for rows in inputs:  # coded: the query ids' text is no longer needed
+            rows.qid = None
+        _fast_read.release()
     qids = pd.Index(qids, dtype=str)
     sizes = np.cumsum([0] + [len(rows.values) for rows in inputs])
     tables = [_Table(qid_codes[start:stop], qids, rows.docno, rows.values, rows.origin,
                      rows.skipped) for rows, start, stop in zip(inputs, sizes[:-1], sizes[1:])]
-    arguments = (tables, qid_codes, docnos, len(qids))
-    judgment = _linked(*arguments) if wait else _fast_read.background(_linked, *arguments)
+    if linked is None:
+        arguments = (list(np.diff(sizes)), qid_codes, docnos, len(qids))
+        linked = _link.link(*arguments) if wait else _fast_read.background(_link.link, *arguments)
+    judgment = _linked(tables, linked) if wait else _fast_read.background(_linked, tables, linked)
     if len(tables) == 2:
         tables[1]._judgment = judgment
     return tables
 
 
-def _linked(tables: list[_Table], qid_codes: np.ndarray, docnos, n_qids: int
-            ) -> np.ndarray | None:
+class _EarlyLink:
+    """``fast_read.parse``'s ``on_read`` for a run whose qrels Arrow read too: as soon as the
+    run is read, its query ids are coded with the qrels' and the link is started in the
+    background (after the docnos' prints), while the run's columns are checked."""
+
+    def __init__(self, judged: _Rows):
+        self.judged, self.docno = judged, None
+
+    def __call__(self, qid, docno, suffixes) -> Future:
+        judged = self.judged
+        self.qid_codes, self.qids = _fast_read.string_codes(_fast_read.joined([judged.qid, qid]))
+        self.docno = docno
+        self.linked = _fast_read.background(
+            _link_arrow, [len(judged.values), len(qid)], self.qid_codes,
+            _fast_read.joined([judged.docno, docno]), [judged.suffixes, suffixes], len(self.qids))
+        return self.linked
+
+    def of(self, rows: _Rows) -> _EarlyLink | None:
+        """Itself if it started from the columns of ``rows`` (the run as finally read), else
+        None (the fast reader declined the file, and the exact reader read it)."""
+        return self if self.docno is not None and rows.docno is self.docno else None
+
+
+def _link_arrow(sizes: list[int], qid_codes: np.ndarray, column, suffixes: list[Future], n_qids):
+    """``rankedu.trec.link.link`` of Arrow docnos whose suffix prints are computed meanwhile."""
+    return _link.link(sizes, qid_codes,
+                      _link.ArrowDocnos(column, [part.result() for part in suffixes]), n_qids)
+
+
+def _linked(tables: list[_Table], linked) -> np.ndarray | None:
     """The last table's row of the first for each of its lines (None for one table), after
-    checking that no table lists a document twice for a query."""
-    judgment, repeat = _link.link([len(table.values) for table in tables], qid_codes, docnos,
-                                  n_qids)
+    checking that no table lists a document twice for a query: ``linked`` is
+    ``rankedu.trec.link.link``'s answer, or a future of it."""
+    judgment, repeat = linked.result() if isinstance(linked, Future) else linked
     if repeat is not None:
         table, row = tables[repeat[0]], repeat[1]
         _raise_twice(table, row, str(table.docnos(np.array([row]))[0]))
@@ -356,7 +396,10 @@ def _load_pair(qrels, run) -> tuple[_Table, _Table]:
     if all(isinstance(source, str) and source == STDIN for source in (qrels, run)):
         raise ValueError("qrels and run cannot both be read from standard input ('-')")
     judged = _rows(qrels, "qrels", "qrels")
-    judged, ranking = _encode(judged, _rows(run, "run", "run", len(judged.values)), wait=False)
+    early = _EarlyLink(judged) if judged.suffixes is not None else None
+    run_rows = _rows(run, "run", "run", len(judged.values), on_read=early)
+    judged, ranking = _encode(judged, run_rows, wait=False,
+                              early=early and early.of(run_rows))
     return judged, ranking
 
 
