@@ -93,9 +93,10 @@ Docnos = CodedDocnos | ArrowDocnos
 
 
 def link(sizes: list[int], qid_codes: np.ndarray, docnos: Docnos, n_qids: int):
-    """``(judgment, repeat)`` for inputs of ``sizes`` lines, one after the other in
-    ``qid_codes`` and ``docnos``: ``judgment`` gives each line of the last input the line of
-    the first with its query and docno (-1: none; None for one input), ``repeat`` the first
+    """``(linked, repeat)`` for inputs of ``sizes`` lines, one after the other in
+    ``qid_codes`` and ``docnos``: ``linked`` is ``(lines, rows)``, the lines of the last input
+    that name a document of the first for their query and the line of the first each names
+    (int32 when the first has fewer than 2**31; None for one input), ``repeat`` the first
     repeated line, ``(input, line)``, of the first input that repeats one of its own lines, or
     None."""
     a, b = _chains(qid_codes, docnos.suffixes(), None, docnos, n_qids, last=False)
@@ -108,10 +109,9 @@ def link(sizes: list[int], qid_codes: np.ndarray, docnos: Docnos, n_qids: int):
             return None, (index, int(repeats.min()) - int(bounds[index]))
     if len(sizes) < 2:
         return None, None
-    judgment = np.full(sizes[-1], -1, dtype=np.int32 if bounds[1] < 2**31 else np.int64)
     linked = (input_of == len(sizes) - 1) & (a < bounds[1])
-    judgment[b[linked] - bounds[-2]] = a[linked]
-    return judgment, None
+    return (b[linked] - bounds[-2],
+            a[linked].astype(np.int32 if bounds[1] < 2**31 else np.int64)), None
 
 
 def _chains(qid: np.ndarray, prints: np.ndarray, rows: np.ndarray | None, docnos: Docnos,

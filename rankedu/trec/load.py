@@ -63,17 +63,25 @@ class _Table:
     origin: str  # how messages name the input: "run file 'x.run'", "qrels", ...
     skipped: np.ndarray | None = None  # a file's lines (from 1) that hold no record
     # a run's: the row of the qrels table with its query and docno, -1 if none (_load_pair);
-    # its Future while the link is found in the background
-    _judgment: np.ndarray | Future | None = None
+    # until it is first read, the link's pairs (lines, rows), or their Future while the link
+    # is found in the background
+    _judgment: np.ndarray | tuple | Future | None = None
 
     @property
     def judgment(self) -> np.ndarray | None:
         """A run's row of the qrels table for each line (-1: none), once ``_load_pair``'s
         link is found: reading it waits for the link and raises what the link found (a
-        document listed twice)."""
-        if isinstance(self._judgment, Future):
-            self._judgment = self._judgment.result()
-        return self._judgment
+        document listed twice). The array is made when it is first read, not by the link: in
+        the background, it would add to the memory the link's own arrays take."""
+        linked = self._judgment
+        if isinstance(linked, Future):
+            linked = linked.result()
+        if isinstance(linked, tuple):
+            lines, rows = linked
+            linked = np.full(len(self.values), -1, dtype=rows.dtype)
+            linked[lines] = rows
+        self._judgment = linked
+        return linked
 
     def docnos(self, rows: np.ndarray) -> np.ndarray:
         """The docnos of ``rows`` (in any order) as an object array of str."""
@@ -356,15 +364,15 @@ def _link_arrow(sizes: list[int], qid_codes: np.ndarray, column, suffixes: list[
                       _link.ArrowDocnos(column, [part.result() for part in suffixes]), n_qids)
 
 
-def _linked(tables: list[_Table], linked) -> np.ndarray | None:
-    """The last table's row of the first for each of its lines (None for one table), after
-    checking that no table lists a document twice for a query: ``linked`` is
-    ``rankedu.trec.link.link``'s answer, or a future of it."""
-    judgment, repeat = linked.result() if isinstance(linked, Future) else linked
+def _linked(tables: list[_Table], linked) -> tuple | None:
+    """The lines of the last table that name a document of the first, and their rows of it
+    (None for one table), after checking that no table lists a document twice for a query:
+    ``linked`` is ``rankedu.trec.link.link``'s answer, or a future of it."""
+    pairs, repeat = linked.result() if isinstance(linked, Future) else linked
     if repeat is not None:
         table, row = tables[repeat[0]], repeat[1]
         _raise_twice(table, row, str(table.docnos(np.array([row]))[0]))
-    return judgment
+    return pairs
 
 
 @contextlib.contextmanager
