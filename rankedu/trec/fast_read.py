@@ -247,13 +247,13 @@ def _plain(column, raw: bool, query: bool) -> bool:
         offsets = _offsets(chunk)
         if not len(chunk):
             continue
-        if np.diff(offsets).min() == 0:
+        if (offsets[1:] == offsets[:-1]).any():
             return False
         if raw:
             first = int(offsets[0])
             text = np.frombuffer(chunk.buffers()[2], np.uint8)[first:int(offsets[-1])]
-            low = text <= _LAST_BLANK  # rare: look closer only then
-            if low.any() and np.isin(text[low], _BLANKS).any():
+            # A byte this low is rare: look closer only then (a minimum makes no array).
+            if text.min() <= _LAST_BLANK and np.isin(text[text <= _LAST_BLANK], _BLANKS).any():
                 return False
             if query and (text == _HASH).any() and (text[offsets[:-1] - first] == _HASH).any():
                 return False
