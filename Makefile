@@ -212,7 +212,10 @@ screenshots: test-build
 	@echo "The screenshots are in $(CURDIR)/_build/screenshots/"
 
 # record_timing=False: no run timestamps in the cells' metadata, so a re-execution that changes
-# no output leaves the notebook unchanged (the guard rejects stored timestamps).
+# no output leaves the notebook unchanged (the guard rejects stored timestamps). A kernel splits
+# what a cell prints into pieces where it flushes, differently each run: a second pass of
+# nbconvert (CoalesceStreamsPreprocessor, which runs before execution in the first) stores each
+# stream whole, as the guard requires.
 # CHAPTER=book/ndcg.ipynb re-executes that chapter alone (it must be one of _toc.yml's).
 execute: $(STAMP)
 	@if [ -n "$(CHAPTER)" ] && ! echo " $(NOTEBOOKS) " | grep -q " $(CHAPTER) "; then \
@@ -223,6 +226,8 @@ execute: $(STAMP)
 		$(BIN)/jupyter nbconvert --to notebook --execute --inplace \
 			--ExecutePreprocessor.kernel_name=python3 --ExecutePreprocessor.timeout=600 \
 			--ExecutePreprocessor.record_timing=False "$$nb" \
+			&& $(BIN)/jupyter nbconvert --to notebook --inplace --log-level=WARN \
+			--CoalesceStreamsPreprocessor.enabled=True "$$nb" \
 			|| exit 1; \
 	done
 

@@ -105,7 +105,13 @@ def notebook_problems(path):
                 f"{where}: metadata stores the run's timestamps (metadata.execution); "
                 "re-execute with make execute, which records none"
             )
-        for output in cell.get("outputs", []):
+        outputs = cell.get("outputs", [])
+        if any(_stream(a) and _stream(a) == _stream(b) for a, b in zip(outputs, outputs[1:])):
+            problems.append(
+                f"{where}: two outputs of one stream in a row (a kernel splits a stream where "
+                "it flushes, differently each run): make execute stores each stream whole"
+            )
+        for output in outputs:
             if output.get("output_type") == "error":
                 problems.append(
                     f"{where}: stored output is an error: "
@@ -122,6 +128,11 @@ def notebook_problems(path):
                         " (print float(x) instead)"
                     )
     return problems
+
+
+def _stream(output) -> str | None:
+    """The stream an output prints to (stdout, stderr), None for any other output."""
+    return output.get("name") if output.get("output_type") == "stream" else None
 
 
 def untracked_notebooks(root=ROOT, toc_path=TOC):
@@ -250,6 +261,17 @@ def test_guard_fails_a_memory_address_and_a_numpy_scalar_repr(tmp_path):
     assert "cell 1" in problems[0] and "memory address" in problems[0]
     assert "cell 2" in problems[1] and "numpy scalar" in problems[1]
     assert "cell 3" in problems[2] and "numpy scalar" in problems[2]
+
+
+def test_guard_fails_a_stream_stored_in_pieces(tmp_path):
+    def stream(name, text):
+        return {"output_type": "stream", "name": name, "text": text}
+
+    whole = _code("print(1)", 1, [stream("stdout", "a\n"), stream("stderr", "w\n"),
+                                  stream("stdout", "b\n")])
+    pieces = _code("print(2)", 2, [stream("stdout", "a"), stream("stdout", "\n")])
+    problems = notebook_problems(_write(tmp_path, "pieces.ipynb", [whole, pieces]))
+    assert len(problems) == 1 and "cell 2" in problems[0] and "one stream" in problems[0]
 
 
 def test_guard_fails_stored_execution_timestamps(tmp_path):
