@@ -52,22 +52,25 @@ __all__ = ["OpeInterval", "direct_method", "doubly_robust", "effective_sample_si
            "ope_interval", "snips", "switch_dr"]
 
 
-def _logged(reward, pscore, target, **models) -> tuple[np.ndarray, ...]:
-    """The checked columns of a log: reward, pscore, target, then the named model columns."""
+def _weighted(reward, pscore, target, **models) -> dict[str, np.ndarray]:
+    """The checked columns of a log as the explanation's first columns, shared by the
+    estimators that weight it: each row's number, its reward, propensity and target
+    probability, its weight w_i = pi_i / p_i, then each model's column (``q_logged`` as
+    ``q_logged_i``)."""
     arrays = {"reward": as_numbers(reward, "reward"), "pscore": as_propensities(pscore, "pscore"),
               "target": as_probabilities(target, "target"),
               **{name: as_numbers(values, name) for name, values in models.items()}}
     same_length(**arrays)
     if not len(arrays["reward"]):
         raise ValueError("reward must hold at least one logged row, got an empty log")
-    return tuple(arrays.values())
+    reward, pscore, target = arrays.pop("reward"), arrays.pop("pscore"), arrays.pop("target")
+    return {"i": np.arange(1, len(reward) + 1), "r_i": reward, "p_i": pscore, "pi_i": target,
+            "w_i": target / pscore, **{f"{name}_i": v for name, v in arrays.items()}}
 
 
 def _ips_steps(reward, pscore, target, max_weight) -> Steps:
-    reward, pscore, target = _logged(reward, pscore, target)
-    weight = target / pscore
-    columns = {"i": np.arange(1, len(reward) + 1), "r_i": reward, "p_i": pscore,
-               "pi_i": target, "w_i": weight}
+    columns = _weighted(reward, pscore, target)
+    weight, reward = columns["w_i"], columns["r_i"]
     if max_weight is not None:
         weight = np.minimum(weight, as_above(max_weight, "max_weight", 0))
         columns["min(w_i, M)"] = weight
@@ -134,13 +137,11 @@ def ips(reward, pscore, target, *, max_weight=None) -> float:
 
 
 def _snips_steps(reward, pscore, target) -> Steps:
-    reward, pscore, target = _logged(reward, pscore, target)
-    weight = target / pscore
-    weighted = np.cumsum(weight * reward)
-    total = np.cumsum(weight)
-    columns = {"i": np.arange(1, len(reward) + 1), "r_i": reward, "p_i": pscore,
-               "pi_i": target, "w_i": weight, "sum w_j r_j": weighted, "sum w_j": total,
-               "SNIPS so far": safe_divide(weighted, total)}
+    columns = _weighted(reward, pscore, target)
+    weighted = np.cumsum(columns["w_i"] * columns["r_i"])
+    total = np.cumsum(columns["w_i"])
+    columns.update({"sum w_j r_j": weighted, "sum w_j": total,
+                    "SNIPS so far": safe_divide(weighted, total)})
     return Steps(columns["SNIPS so far"][-1], {"SNIPS": columns})
 
 
@@ -240,12 +241,9 @@ def direct_method(q_target) -> float:
 
 
 def _doubly_robust_terms(reward, pscore, target, q_logged, q_target) -> dict[str, np.ndarray]:
-    reward, pscore, target, q_logged, q_target = _logged(
-        reward, pscore, target, q_logged=q_logged, q_target=q_target)
-    weight = target / pscore
-    return {"i": np.arange(1, len(reward) + 1), "r_i": reward, "p_i": pscore, "pi_i": target,
-            "w_i": weight, "q_logged_i": q_logged, "q_target_i": q_target,
-            "correction_i": weight * (reward - q_logged)}
+    columns = _weighted(reward, pscore, target, q_logged=q_logged, q_target=q_target)
+    columns["correction_i"] = columns["w_i"] * (columns["r_i"] - columns["q_logged_i"])
+    return columns
 
 
 def _doubly_robust_steps(reward, pscore, target, q_logged, q_target) -> Steps:
