@@ -27,7 +27,8 @@ from pybtex.database import parse_file, parse_string
 ROOT = Path(__file__).resolve().parents[1]
 BOOK = ROOT / "book"
 sys.path.insert(0, str(ROOT / "tools"))
-from reading_time import chapters, reading_minutes  # noqa: E402
+from reading_time import reading_minutes  # noqa: E402
+from toc import notebook_chapters  # noqa: E402
 from sphinx_bibliography import author_year  # noqa: E402
 
 PREFACE = (BOOK / "preface.md").read_text(encoding="utf-8")
@@ -262,5 +263,5 @@ def test_the_repository_only_code_block_is_used_only_inside_only_repository():
 def test_syllabus_reading_times_are_the_ones_the_stated_method_gives():
     text = (BOOK / "syllabus.md").read_text(encoding="utf-8")
     stated = dict(re.findall(r"^\| \{doc\}`(\w+)` \| (\d+) min \|$", text, re.M))
-    computed = {chapter.removeprefix("book/"): str(reading_minutes(chapter)) for chapter in chapters()}
+    computed = {chapter.removeprefix("book/"): str(reading_minutes(chapter)) for chapter in notebook_chapters()}
     assert stated == computed, "run `python tools/reading_time.py` and paste its table"

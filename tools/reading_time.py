@@ -15,19 +15,13 @@ import re
 from pathlib import Path
 
 import nbformat
-import yaml
+
+from toc import notebook_chapters
 
 ROOT = Path(__file__).resolve().parents[1]
 WORDS_PER_MINUTE = 200
 MINUTES_PER_CODE_CELL = 1
 ROUND_TO = 5
-
-
-def chapters() -> list[str]:
-    """The notebooks of _toc.yml, in book order, as book/<name>."""
-    toc = yaml.safe_load((ROOT / "_toc.yml").read_text(encoding="utf-8"))
-    files = [entry["file"] for part in toc["parts"] for entry in part["chapters"]]
-    return [file for file in files if (ROOT / f"{file}.ipynb").is_file()]
 
 
 def reading_minutes(chapter: str) -> int:
@@ -47,7 +41,7 @@ def table() -> str:
     rows = ["| chapter | reading time |", "| --- | ---: |"]
     rows += [
         f"| {{doc}}`{chapter.removeprefix('book/')}` | {reading_minutes(chapter)} min |"
-        for chapter in chapters()
+        for chapter in notebook_chapters()
     ]
     return "\n".join(rows)
 

@@ -47,10 +47,10 @@ from nbconvert.exporters import SlidesExporter
 from nbconvert.preprocessors import TagRemovePreprocessor
 from pybtex.database import parse_file
 from sphinx_bibliography import author_year, authors
+from toc import notebook_chapters
 
 ROOT = Path(__file__).resolve().parents[1]
 SPEC = ROOT / "book" / "slides.yml"
-TOC = ROOT / "_toc.yml"
 BIBLIOGRAPHY = ROOT / "book" / "references.bib"
 REVEAL = ROOT / "tools" / "slides" / "node_modules" / "reveal.js"
 TEMPLATES = ROOT / "tools" / "slides" / "templates"
@@ -78,9 +78,7 @@ class SlideSpecError(Exception):
 
 def toc_chapters() -> list[str]:
     """The notebook chapters of _toc.yml, in book order, by file stem (``book/ndcg``: ``ndcg``)."""
-    toc = yaml.safe_load(TOC.read_text(encoding="utf-8"))
-    files = [entry["file"] for part in toc.get("parts", []) for entry in part.get("chapters", [])]
-    return [Path(file).name for file in files if (ROOT / f"{file}.ipynb").is_file()]
+    return [Path(file).name for file in notebook_chapters()]
 
 
 def load_spec(path: Path | None = None) -> dict[str, list[dict]]:
