@@ -23,6 +23,8 @@ Private: no one's API.
 
 from __future__ import annotations
 
+from concurrent.futures import Future
+
 import numpy as np
 import pandas as pd
 
@@ -55,15 +57,16 @@ class ArrowDocnos:
     is compared through its last eight bytes and length (``fast_read.suffix_words``), a longer
     one through its string when they agree."""
 
-    def __init__(self, column, parts: list[np.ndarray] | None = None):
+    def __init__(self, column, parts: list | None = None):
         """``parts``: the suffix prints of the column's parts, one after the other, when
-        they are known (``fast_read.parse`` computes them in the background; the last one may
-        leave room before its own for the others')."""
+        they are known, or futures of them (``fast_read.parse`` computes them in the
+        background; the last one may leave room before its own for the others')."""
         self.column = column
         self._parts = [_fast_read.suffix_prints(column)] if parts is None else list(parts)
 
     def suffixes(self) -> np.ndarray:
-        parts, self._parts = self._parts, None  # the caller's to overwrite
+        parts = [part.result() if isinstance(part, Future) else part for part in self._parts]
+        self._parts = None  # the caller's to overwrite
         prints, done = parts[-1], 0
         if len(prints) != len(self.column):  # the last part has no room for the others'
             return np.concatenate(parts)

@@ -303,7 +303,7 @@ def _encode(*inputs: _Rows, wait: bool = True, early: _EarlyLink | None = None
     elif arrow:
         qid_codes, qids = _fast_read.string_codes(_fast_read.joined([rows.qid for rows in inputs]))
         docnos = _link.ArrowDocnos(_fast_read.joined([rows.docno for rows in inputs]),
-                                   [rows.suffixes.result() for rows in inputs])
+                                   [rows.suffixes for rows in inputs])
     else:
         for rows in inputs:  # one input from a file, the other not: its columns become strings
             if not isinstance(rows.qid, np.ndarray):
@@ -347,21 +347,16 @@ class _EarlyLink:
         judged = self.judged
         self.qid_codes, self.qids = _fast_read.string_codes(_fast_read.joined([judged.qid, qid]))
         self.docno = docno
-        self.linked = _fast_read.background(
-            _link_arrow, [len(judged.values), len(qid)], self.qid_codes,
-            _fast_read.joined([judged.docno, docno]), [judged.suffixes, suffixes], len(self.qids))
+        docnos = _link.ArrowDocnos(_fast_read.joined([judged.docno, docno]),
+                                   [judged.suffixes, suffixes])
+        self.linked = _fast_read.background(_link.link, [len(judged.values), len(qid)],
+                                            self.qid_codes, docnos, len(self.qids))
         return self.linked
 
     def of(self, rows: _Rows) -> _EarlyLink | None:
         """Itself if it started from the columns of ``rows`` (the run as finally read), else
         None (the fast reader declined the file, and the exact reader read it)."""
         return self if self.docno is not None and rows.docno is self.docno else None
-
-
-def _link_arrow(sizes: list[int], qid_codes: np.ndarray, column, suffixes: list[Future], n_qids):
-    """``rankedu.trec.link.link`` of Arrow docnos whose suffix prints are computed meanwhile."""
-    return _link.link(sizes, qid_codes,
-                      _link.ArrowDocnos(column, [part.result() for part in suffixes]), n_qids)
 
 
 def _linked(tables: list[_Table], linked) -> tuple | None:
